@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The README's test command: installs missing Debian packages, configures, builds and
+# runs the whole suite. With CI=true it also treats warnings as errors, runs the unit
+# tests again under AddressSanitizer + UndefinedBehaviorSanitizer and runs every fuzz
+# target for a bounded time (EBOARD_FUZZ_SECONDS each, default 45).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+jobs=$(nproc)
+ci=${CI:-false}
+werror=OFF
+[ "$ci" = "true" ] && werror=ON
+
+tools/install-deps.sh
+
+step() { printf '\n=== %s ===\n' "$*"; }
+
+step "release build"
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DEBOARD_WERROR=$werror
+cmake --build build -j "$jobs"
+
+step "test suite"
+ctest --test-dir build --output-on-failure -j "$jobs" -LE slow
+
+if [ "$ci" = "true" ] || [ "${EBOARD_SANITIZE_TESTS:-}" = "1" ]; then
+  step "unit tests under ASan+UBSan"
+  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DEBOARD_SANITIZE=ON \
+    -DEBOARD_WERROR=$werror -DEBOARD_BENCHMARKS=OFF
+  cmake --build build-asan -j "$jobs"
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    ctest --test-dir build-asan --output-on-failure -j "$jobs" -L unit
+fi
+
+if [ "$ci" = "true" ] || [ "${EBOARD_FUZZ_TESTS:-}" = "1" ]; then
+  step "fuzz targets"
+  CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+    -DEBOARD_FUZZ=ON -DEBOARD_BENCHMARKS=OFF -DEBOARD_WERROR=$werror
+  cmake --build build-fuzz -j "$jobs"
+  seconds=${EBOARD_FUZZ_SECONDS:-45}
+  for fuzzer in build-fuzz/bin/fuzz_*; do
+    name=$(basename "$fuzzer")
+    corpus=$(mktemp -d)
+    seeds="tests/fuzz/corpus/${name#fuzz_}"
+    [ -d "$seeds" ] || seeds=""
+    echo "$name: ${seconds}s"
+    "$fuzzer" -max_total_time="$seconds" -print_final_stats=0 "$corpus" $seeds 2>"$corpus.log" \
+      || { tail -50 "$corpus.log"; echo "$name found a failure" >&2; exit 1; }
+    rm -rf "$corpus" "$corpus.log"
+  done
+fi
+step "all passed"
