@@ -39,7 +39,18 @@ constexpr Bitboard kDarkSquares = 0xAA55AA55AA55AA55ULL;
 constexpr Bitboard square_bb(Square s) { return Bitboard(1) << s; }
 constexpr Bitboard file_bb(int file) { return kFileA << file; }
 constexpr Bitboard rank_bb(int rank) { return kRank1 << (8 * rank); }
-constexpr int popcount(Bitboard b) { return std::popcount(b); }
+// Where the CPU has no population-count instruction in the portable baseline (x86-64
+// without POPCNT), the compiler calls a slow library routine; the SWAR sum is faster.
+constexpr int popcount(Bitboard b) {
+#if defined(__POPCNT__) || defined(__aarch64__) || !defined(__x86_64__)
+  return std::popcount(b);
+#else
+  b = b - ((b >> 1) & 0x5555555555555555ULL);
+  b = (b & 0x3333333333333333ULL) + ((b >> 2) & 0x3333333333333333ULL);
+  b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+  return int((b * 0x0101010101010101ULL) >> 56);
+#endif
+}
 constexpr Square lsb(Bitboard b) { return Square(std::countr_zero(b)); }
 constexpr bool more_than_one(Bitboard b) { return (b & (b - 1)) != 0; }
 // Returns the lowest set square and clears it; b must not be empty.
