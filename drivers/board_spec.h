@@ -1,0 +1,25 @@
+// The device part of a board spec (interfaces.md §2): `DRIVER:DEVICE[,KEY=VALUE...]`,
+// e.g. `dgt:/dev/ttyACM0`, `dgt:auto,serial=24680`, `dgt:/dev/ttyACM0,white=right`.
+// The daemon's `--board NAME=...` and eboard-dump share this parser.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+
+#include "drivers/clock_sides.h"
+
+namespace eboard::drivers {
+
+struct BoardSpec {
+  std::string driver;                 // "dgt" (or "sim", which the daemon handles)
+  std::string device;                 // a path, or "auto"
+  std::optional<std::string> serial;  // pick the board with this serial number
+  WhiteSetting white = WhiteSetting::kAuto;
+};
+
+struct SpecError { std::string message; };
+std::variant<BoardSpec, SpecError> parse_board_spec(std::string_view text);
+
+}  // namespace eboard::drivers

@@ -1,0 +1,248 @@
+#include "drivers/dgt/dgt_driver.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "drivers/dgt/dgt_protocol.h"
+
+namespace eboard::drivers::dgt {
+namespace {
+
+using std::chrono::milliseconds;
+constexpr milliseconds kHandshakeTimeout(kHandshakeTimeoutMs);
+constexpr milliseconds kKeepAlive(kKeepAliveIntervalMs);
+constexpr milliseconds kSilenceLimit(kSilenceLimitMs);
+constexpr milliseconds kPartialTimeout(kPartialTimeoutMs);
+// A dump request whose answer did not come (lost bytes) is repeated after this.
+constexpr milliseconds kDumpRetry(2000);
+// Discards close together need one dump, not one each.
+constexpr milliseconds kDumpMinInterval(250);
+
+std::string ascii(Payload payload) {
+  std::string text;
+  for (std::uint8_t b : payload) text += (b >= 0x20 && b < 0x7F) ? static_cast<char>(b) : '?';
+  return text;
+}
+
+void earliest(std::optional<TimePoint>& best, std::optional<TimePoint> candidate) {
+  if (candidate && (!best || *candidate < *best)) best = candidate;
+}
+
+}  // namespace
+
+void DgtDriver::send(std::uint8_t command, TimePoint now, DecoderOutput& out) {
+  out.to_send.push_back(command);
+  last_sent_ = now;
+}
+
+void DgtDriver::on_connected(TimePoint now, DecoderOutput& out) {
+  on_disconnected();
+  connected_ = true;
+  last_received_ = now;
+  handshake_deadline_ = now + kHandshakeTimeout;
+  send(kSendUpdateNice, now, out);  // also ends bus mode (§1.12)
+  send(kSendVersion, now, out);
+}
+
+void DgtDriver::on_disconnected() {
+  framer_.reset();
+  clock_queue_.clear();
+  connected_ = confirmed_ = handshake_resent_ = silent_reported_ = clock_absent_ = false;
+  handshake_deadline_.reset();
+  dump_requested_at_.reset();
+  partial_since_.reset();
+  last_reading_.reset();
+}
+
+void DgtDriver::request_dump(TimePoint now, DecoderOutput& out) {
+  if (dump_requested_at_ && now - *dump_requested_at_ < kDumpMinInterval) return;
+  dump_requested_at_ = now;
+  ++counters_.dumps_requested;
+  send(kSendBoard, now, out);
+}
+
+void DgtDriver::on_bytes(std::span<const std::uint8_t> bytes, TimePoint now,
+                         DecoderOutput& out) {
+  if (!connected_) return;
+  counters_.bytes_received += bytes.size();
+  last_received_ = now;
+  silent_reported_ = false;
+  const std::uint64_t discarded_before = framer_.discarded_bytes();
+  std::vector<RawMessage> messages;
+  framer_.feed(bytes, messages);
+  const std::uint64_t discarded = framer_.discarded_bytes() - discarded_before;
+  if (discarded > 0 && confirmed_) {
+    out.events.push_back(
+        LinkStatus{LinkState::kResync, std::to_string(discarded) + " bytes discarded"});
+    request_dump(now, out);
+  }
+  for (const RawMessage& message : messages) handle(message, now, out);
+  if (!framer_.has_partial()) {
+    partial_since_.reset();
+  } else if (!partial_since_ || !messages.empty()) {
+    partial_since_ = now;
+  }
+}
+
+void DgtDriver::handle(const RawMessage& m, TimePoint now, DecoderOutput& out) {
+  ++counters_.messages;
+  const Payload p = m.payload;
+  if (m.id == kMsgVersion) {
+    char text[16];
+    std::snprintf(text, sizeof text, "%d.%02d", p[0], p[1]);
+    out.events.push_back(DeviceInfo{InfoKind::kVersion, text});
+    if (!confirmed_) {
+      confirmed_ = true;
+      handshake_deadline_.reset();
+      out.events.push_back(LinkStatus{LinkState::kConfirmed, std::string("version ") + text});
+      request_dump(now, out);
+      send(kReturnSerialNr, now, out);
+      clock_queue_.push(ClockVersionRequest{}, now, out.to_send);
+    }
+    return;
+  }
+  if (!confirmed_) return;  // stale bytes from before our handshake
+  switch (m.id) {
+    case kMsgBoardDump:
+      if (const auto placement = decode_board_dump(p)) {
+        mirror_ = *placement;
+        dump_requested_at_.reset();
+        out.events.push_back(PlacementSeen{*placement});
+      }
+      break;
+    case kMsgFieldUpdate: handle_field_update(p, out); break;
+    case kMsgBwTime: handle_clock(p, now, out); break;
+    case kMsgSerialNr: out.events.push_back(DeviceInfo{InfoKind::kSerial, ascii(p)}); break;
+    case kMsgLongSerialNr:
+      out.events.push_back(DeviceInfo{InfoKind::kLongSerial, ascii(p)});
+      break;
+    case kMsgTrademark: out.events.push_back(DeviceInfo{InfoKind::kTrademark, ascii(p)}); break;
+    case kMsgBusAddress:
+      out.events.push_back(DeviceInfo{InfoKind::kBusAddress, std::to_string((p[0] << 7) | p[1])});
+      break;
+    case kMsgBatteryStatus: {
+      std::string text = std::to_string(p[0]) + "%";
+      if (p.size() >= 9 && (p[8] & 0x01)) text += " charging";
+      out.events.push_back(DeviceInfo{InfoKind::kBattery, text});
+      break;
+    }
+    case kMsgEeMoves: out.events.push_back(ChangeLog{m.payload}); break;
+    default: break;  // draughts dumps: not ours
+  }
+}
+
+void DgtDriver::handle_field_update(Payload payload, DecoderOutput& out) {
+  const auto change = decode_field_update(payload);
+  // Until the awaited dump arrives the mirror is stale; the dump will include this change.
+  if (!change || !mirror_ || dump_requested_at_) return;
+  Piece& square = (*mirror_)[change->square];
+  if (square == change->piece) return;  // not a change: nothing to report
+  square = change->piece;
+  out.events.push_back(*change);
+}
+
+void DgtDriver::handle_clock(Payload payload, TimePoint now, DecoderOutput& out) {
+  const BwTime decoded = decode_bwtime(payload);
+  if (const auto* ack = std::get_if<ClockAck>(&decoded)) {
+    if (ack->command == kClockVersion && !ack->error) {
+      char text[8];
+      std::snprintf(text, sizeof text, "%d.%d", ack->raw[2] >> 4, ack->raw[2] & 0x0F);
+      out.events.push_back(DeviceInfo{InfoKind::kClockVersion, text});
+    }
+    out.events.push_back(*ack);
+    clock_queue_.on_ack(*ack, now, out.to_send, out.events);
+    return;
+  }
+  if (std::holds_alternative<ClockAbsent>(decoded)) {
+    if (!clock_absent_) out.events.push_back(ClockAbsent{});
+    clock_absent_ = true;
+    last_reading_.reset();
+    return;
+  }
+  const auto* reading = std::get_if<ClockReading>(&decoded);
+  if (!reading) return;
+  clock_absent_ = false;
+  if (last_reading_ && last_reading_->lever_high != reading->lever_high) {
+    // §1.8 / §11.3: the lever goes up on the side opposite to the player who pressed.
+    const bool left_pressed = (reading->lever_high == ClockSide::kRight) ==
+                              kLeverHighRightMeansLeftPressed;
+    out.events.push_back(LeverPressed{left_pressed ? ClockSide::kLeft : ClockSide::kRight});
+  }
+  if (reading->left_flag && !(last_reading_ && last_reading_->left_flag)) {
+    out.events.push_back(FlagShown{ClockSide::kLeft});
+  }
+  if (reading->right_flag && !(last_reading_ && last_reading_->right_flag)) {
+    out.events.push_back(FlagShown{ClockSide::kRight});
+  }
+  out.events.push_back(*reading);
+  last_reading_ = *reading;
+}
+
+void DgtDriver::on_timer(TimePoint now, DecoderOutput& out) {
+  if (!connected_) return;
+  if (handshake_deadline_ && now >= *handshake_deadline_) {
+    if (!handshake_resent_) {
+      handshake_resent_ = true;
+      handshake_deadline_ = now + kHandshakeTimeout;
+      send(kSendUpdateNice, now, out);
+      send(kSendVersion, now, out);
+    } else {
+      handshake_deadline_.reset();
+      out.events.push_back(LinkStatus{LinkState::kNoAnswer, "no answer to the version request"});
+    }
+  }
+  if (partial_since_ && now - *partial_since_ >= kPartialTimeout) {
+    partial_since_.reset();
+    const std::uint64_t before = framer_.discarded_bytes();
+    framer_.drop_partial();
+    if (confirmed_) {
+      out.events.push_back(LinkStatus{
+          LinkState::kResync,
+          std::to_string(framer_.discarded_bytes() - before) + " bytes of a cut message"});
+      request_dump(now, out);
+    }
+  }
+  if (!confirmed_) return;
+  if (dump_requested_at_ && now - *dump_requested_at_ >= kDumpRetry) {
+    dump_requested_at_.reset();
+    request_dump(now, out);
+  }
+  if (now - last_received_ >= kSilenceLimit && !silent_reported_) {
+    silent_reported_ = true;
+    out.events.push_back(LinkStatus{LinkState::kSilent, "nothing received for 10 s"});
+  }
+  if (now - std::max(last_sent_, last_received_) >= kKeepAlive) {
+    send(kReturnSerialNr, now, out);
+  }
+  clock_queue_.on_timer(now, out.to_send, out.events);
+  counters_.clock_resends = clock_queue_.resends();
+  counters_.clock_failures = clock_queue_.failures();
+}
+
+std::optional<TimePoint> DgtDriver::next_deadline() const {
+  if (!connected_) return std::nullopt;
+  std::optional<TimePoint> best = handshake_deadline_;
+  if (partial_since_) earliest(best, *partial_since_ + kPartialTimeout);
+  if (!confirmed_) return best;
+  if (dump_requested_at_) earliest(best, *dump_requested_at_ + kDumpRetry);
+  if (!silent_reported_) earliest(best, last_received_ + kSilenceLimit);
+  earliest(best, std::max(last_sent_, last_received_) + kKeepAlive);
+  earliest(best, clock_queue_.deadline());
+  return best;
+}
+
+bool DgtDriver::send_clock(const ClockCommand& command, TimePoint now, DecoderOutput& out) {
+  if (clock_absent_ || !connected_) return false;
+  clock_queue_.push(command, now, out.to_send);
+  return true;
+}
+
+DecoderCounters DgtDriver::counters() const {
+  DecoderCounters counters = counters_;
+  counters.discarded_bytes = framer_.discarded_bytes();
+  counters.clock_resends = clock_queue_.resends();
+  counters.clock_failures = clock_queue_.failures();
+  return counters;
+}
+
+}  // namespace eboard::drivers::dgt

@@ -1,0 +1,80 @@
+#include "drivers/transport/serial_ports.h"
+
+#include <libserialport.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "drivers/dgt/dgt_protocol.h"
+
+namespace eboard::drivers {
+namespace {
+
+std::string text_or_empty(const char* text) { return text != nullptr ? text : ""; }
+
+PortInfo describe_sp_port(sp_port* port) {
+  PortInfo info;
+  info.path = text_or_empty(sp_get_port_name(port));
+  info.description = text_or_empty(sp_get_port_description(port));
+  switch (sp_get_port_transport(port)) {
+    case SP_TRANSPORT_NATIVE: info.kind = PortKind::kNative; break;
+    case SP_TRANSPORT_USB: info.kind = PortKind::kUsb; break;
+    case SP_TRANSPORT_BLUETOOTH: info.kind = PortKind::kBluetooth; break;
+  }
+  if (info.kind == PortKind::kUsb) {
+    int vid = 0;
+    int pid = 0;
+    if (sp_get_port_usb_vid_pid(port, &vid, &pid) == SP_OK) {
+      info.usb_vendor_id = static_cast<std::uint16_t>(vid);
+      info.usb_product_id = static_cast<std::uint16_t>(pid);
+    }
+    info.usb_serial = text_or_empty(sp_get_port_usb_serial(port));
+    info.usb_product = text_or_empty(sp_get_port_usb_product(port));
+  }
+  return info;
+}
+
+bool is_dgt_usb_id(const PortInfo& port) {
+  return port.usb_vendor_id == dgt::kUsbVendorId && port.usb_product_id == dgt::kUsbProductId;
+}
+
+}  // namespace
+
+std::vector<PortInfo> list_serial_ports() {
+  std::vector<PortInfo> ports;
+  sp_port** list = nullptr;
+  if (sp_list_ports(&list) != SP_OK) return ports;
+  for (int i = 0; list[i] != nullptr; ++i) ports.push_back(describe_sp_port(list[i]));
+  sp_free_port_list(list);
+  std::sort(ports.begin(), ports.end(),
+            [](const PortInfo& a, const PortInfo& b) { return a.path < b.path; });
+  return ports;
+}
+
+std::vector<PortInfo> dgt_candidates(const std::vector<PortInfo>& ports) {
+  std::vector<PortInfo> candidates;
+  for (const PortInfo& port : ports) {
+    if (is_dgt_usb_id(port)) candidates.push_back(port);
+  }
+  for (const PortInfo& port : ports) {
+    const bool other = (port.kind == PortKind::kUsb && !is_dgt_usb_id(port)) ||
+                       port.kind == PortKind::kBluetooth ||
+                       port.path.find("rfcomm") != std::string::npos;
+    if (other) candidates.push_back(port);
+  }
+  return candidates;
+}
+
+std::string describe_port(const PortInfo& port) {
+  std::string text = port.path;
+  if (port.usb_vendor_id && port.usb_product_id) {
+    char id[16];
+    std::snprintf(id, sizeof id, " %04x:%04x", *port.usb_vendor_id, *port.usb_product_id);
+    text += id;
+  }
+  if (!port.usb_serial.empty()) text += " serial " + port.usb_serial;
+  if (!port.description.empty()) text += " (" + port.description + ")";
+  return text;
+}
+
+}  // namespace eboard::drivers

@@ -1,0 +1,189 @@
+#include "drivers/dgt/dgt_driver.h"
+
+#include <gtest/gtest.h>
+
+#include "drivers/dgt/dgt_messages.h"
+#include "drivers/dgt/dgt_protocol.h"
+
+namespace eboard::drivers::dgt {
+namespace {
+
+using std::chrono::milliseconds;
+
+Placement start_placement() {
+  Placement p{};
+  const char* rows = "RNBQKBNRPPPPPPPP................................pppppppprnbqkbnr";
+  for (int sq = 0; sq < 64; ++sq) p[sq] = *piece_from_letter(rows[sq]);
+  return p;
+}
+
+const Bytes kVersion = {0x93, 0x00, 0x05, 0x03, 0x0A};
+
+class DgtDriverTest : public ::testing::Test {
+ protected:
+  DecoderOutput feed(const Bytes& bytes, int at_ms) {
+    DecoderOutput out;
+    driver.on_bytes(bytes, t(at_ms), out);
+    return out;
+  }
+  DecoderOutput timer(int at_ms) {
+    DecoderOutput out;
+    driver.on_timer(t(at_ms), out);
+    return out;
+  }
+  static TimePoint t(int ms) { return TimePoint{} + milliseconds(ms); }
+  // Connect, answer the handshake, deliver the start dump.
+  void bring_up() {
+    DecoderOutput out;
+    driver.on_connected(t(0), out);
+    EXPECT_EQ(out.to_send, (Bytes{kSendUpdateNice, kSendVersion}));
+    out = feed(kVersion, 10);
+    EXPECT_EQ(out.to_send, (Bytes{kSendBoard, kSendReturnSerial(), 0x2B, 0x03, 0x03, 0x09, 0x00}));
+    out = feed(encode_board_dump(start_placement()), 20);
+    ASSERT_EQ(out.events.size(), 1u);
+    EXPECT_TRUE(std::holds_alternative<PlacementSeen>(out.events[0]));
+  }
+  static std::uint8_t kSendReturnSerial() { return kReturnSerialNr; }
+  template <class T>
+  static std::vector<T> only(const DecoderOutput& out) {
+    std::vector<T> found;
+    for (const SensorEvent& e : out.events) {
+      if (const T* x = std::get_if<T>(&e)) found.push_back(*x);
+    }
+    return found;
+  }
+
+  DgtDriver driver;
+};
+
+TEST_F(DgtDriverTest, HandshakeConfirmsAndReportsTheVersion) {
+  bring_up();
+  EXPECT_TRUE(driver.confirmed());
+  EXPECT_EQ(*driver.placement(), start_placement());
+}
+
+TEST_F(DgtDriverTest, IgnoresStaleMessagesBeforeTheVersion) {
+  DecoderOutput out;
+  driver.on_connected(t(0), out);
+  out = feed(encode_field_update(52, 0), 5);
+  EXPECT_TRUE(out.events.empty());
+}
+
+TEST_F(DgtDriverTest, HandshakeIsResentOnceThenReportedUnanswered) {
+  DecoderOutput out;
+  driver.on_connected(t(0), out);
+  EXPECT_EQ(*driver.next_deadline(), t(2000));
+  out = timer(2000);
+  EXPECT_EQ(out.to_send, (Bytes{kSendUpdateNice, kSendVersion}));
+  out = timer(4000);
+  ASSERT_EQ(only<LinkStatus>(out).size(), 1u);
+  EXPECT_EQ(only<LinkStatus>(out)[0].state, LinkState::kNoAnswer);
+}
+
+TEST_F(DgtDriverTest, FieldUpdatesBecomeSquareChanges) {
+  bring_up();
+  const auto out = feed({0x8E, 0x00, 0x05, 0x34, 0x00, 0x8E, 0x00, 0x05, 0x24, 0x01}, 100);
+  const auto changes = only<SquareChanged>(out);
+  ASSERT_EQ(changes.size(), 2u);
+  EXPECT_EQ(changes[0].square, 12);
+  EXPECT_EQ(changes[0].piece, Piece::kEmpty);
+  EXPECT_EQ(changes[1].square, 28);
+  EXPECT_EQ(changes[1].piece, Piece::kWhitePawn);
+  // A repeated report is not a change.
+  EXPECT_TRUE(only<SquareChanged>(feed({0x8E, 0x00, 0x05, 0x24, 0x01}, 120)).empty());
+}
+
+TEST_F(DgtDriverTest, GarbageRequestsADumpAndHoldsUpdatesUntilIt) {
+  bring_up();
+  auto out = feed({0x8E, 0x00, 0x05, 0x34, 0x8E, 0x00, 0x05, 0x24, 0x01}, 100);
+  EXPECT_TRUE(only<SquareChanged>(out).empty());  // held: the dump will tell
+  ASSERT_EQ(only<LinkStatus>(out).size(), 1u);
+  EXPECT_EQ(only<LinkStatus>(out)[0].state, LinkState::kResync);
+  EXPECT_EQ(out.to_send, (Bytes{kSendBoard}));
+  EXPECT_EQ(driver.counters().discarded_bytes, 4u);
+  Placement after = start_placement();
+  after[12] = Piece::kEmpty;
+  after[28] = Piece::kWhitePawn;
+  out = feed(encode_board_dump(after), 150);
+  ASSERT_EQ(only<PlacementSeen>(out).size(), 1u);
+  EXPECT_EQ(*driver.placement(), after);
+  EXPECT_EQ(only<SquareChanged>(feed({0x8E, 0x00, 0x05, 0x24, 0x00}, 200)).size(), 1u);
+}
+
+TEST_F(DgtDriverTest, AMessageStuckHalfReceivedIsDroppedAfterAQuietTime) {
+  bring_up();
+  auto out = feed({0x8E, 0x00, 0x05, 0x34}, 100);
+  EXPECT_TRUE(out.events.empty());
+  EXPECT_EQ(*driver.next_deadline(), t(100 + kPartialTimeoutMs));
+  out = timer(100 + kPartialTimeoutMs);
+  EXPECT_EQ(out.to_send, (Bytes{kSendBoard}));
+  EXPECT_EQ(driver.counters().discarded_bytes, 4u);
+}
+
+TEST_F(DgtDriverTest, LeverChangesArePresses) {
+  bring_up();
+  ClockReading r;
+  r.left = Millis(180000);
+  r.right = Millis(180000);
+  r.running = true;
+  r.lever_high = ClockSide::kLeft;
+  r.turn = ClockSide::kLeft;
+  auto out = feed(encode_bwtime(r), 100);
+  EXPECT_TRUE(only<LeverPressed>(out).empty());  // first reading: reference only
+  EXPECT_EQ(only<ClockReading>(out).size(), 1u);
+  r.lever_high = ClockSide::kRight;
+  r.turn = ClockSide::kRight;
+  r.left = Millis(178000);
+  out = feed(encode_bwtime(r), 2000);
+  ASSERT_EQ(only<LeverPressed>(out).size(), 1u);
+  EXPECT_EQ(only<LeverPressed>(out)[0].side, ClockSide::kLeft);
+  r.lever_high = ClockSide::kLeft;
+  out = feed(encode_bwtime(r), 3000);
+  EXPECT_EQ(only<LeverPressed>(out)[0].side, ClockSide::kRight);
+  r.left_flag = true;
+  out = feed(encode_bwtime(r), 4000);
+  ASSERT_EQ(only<FlagShown>(out).size(), 1u);
+  EXPECT_EQ(only<FlagShown>(out)[0].side, ClockSide::kLeft);
+  EXPECT_TRUE(only<FlagShown>(feed(encode_bwtime(r), 5000)).empty());
+}
+
+TEST_F(DgtDriverTest, ClockAcksDriveTheQueue) {
+  bring_up();
+  DecoderOutput out;
+  EXPECT_TRUE(driver.send_clock(ClockText{"HELLO", 0}, t(30), out));
+  EXPECT_TRUE(out.to_send.empty());  // the version request is still in flight
+  out = feed(encode_clock_ack(0x10, 0x09, 0x20, 0x00), 40);
+  const auto info = only<DeviceInfo>(out);
+  ASSERT_EQ(info.size(), 1u);
+  EXPECT_EQ(info[0].kind, InfoKind::kClockVersion);
+  EXPECT_EQ(info[0].text, "2.0");
+  EXPECT_EQ(out.to_send, encode_clock_command(ClockText{"HELLO", 0}));
+}
+
+TEST_F(DgtDriverTest, IdentityMessages) {
+  bring_up();
+  auto out = feed({0x91, 0x00, 0x08, '2', '4', '6', '8', '0'}, 50);
+  ASSERT_EQ(only<DeviceInfo>(out).size(), 1u);
+  EXPECT_EQ(only<DeviceInfo>(out)[0].text, "24680");
+  out = feed({0xA2, 0x00, 0x0D, '3', '2', '5', '0', '0', '0', '1', '2', '3', '4'}, 60);
+  EXPECT_EQ(only<DeviceInfo>(out)[0].kind, InfoKind::kLongSerial);
+  out = feed({0x90, 0x00, 0x05, 0x01, 0x02}, 70);
+  EXPECT_EQ(only<DeviceInfo>(out)[0].text, "130");
+  out = feed({0x8D, 0x00, 0x0A, 0, 0, 0, 0, 0, 0, 0x20}, 80);
+  EXPECT_EQ(only<ClockAbsent>(out).size(), 1u);
+  DecoderOutput refused;
+  EXPECT_FALSE(driver.send_clock(ClockEndText{}, t(90), refused));
+}
+
+TEST_F(DgtDriverTest, KeepAliveAndSilence) {
+  bring_up();
+  feed(encode_clock_ack(0x10, 0x09, 0x20, 0x00), 20);  // nothing left in flight
+  auto out = timer(20 + kKeepAliveIntervalMs);
+  EXPECT_EQ(out.to_send, (Bytes{kReturnSerialNr}));
+  out = timer(20 + kSilenceLimitMs);
+  ASSERT_EQ(only<LinkStatus>(out).size(), 1u);
+  EXPECT_EQ(only<LinkStatus>(out)[0].state, LinkState::kSilent);
+}
+
+}  // namespace
+}  // namespace eboard::drivers::dgt
