@@ -1,0 +1,31 @@
+#include "simulators/dgt/fault_injector.h"
+
+#include "drivers/dgt/dgt_framer.h"
+
+namespace eboard::sim {
+
+drivers::dgt::Bytes FaultInjector::apply(const drivers::dgt::Bytes& messages) {
+  if (options_.garbage_every <= 0 && options_.drop_every <= 0) return messages;
+  // Our own output is well formed, so the driver's framer splits it into messages.
+  drivers::dgt::Framer framer;
+  std::vector<drivers::dgt::RawMessage> split;
+  framer.feed(messages, split);
+  drivers::dgt::Bytes out;
+  for (const auto& message : split) {
+    ++message_count_;
+    drivers::dgt::Bytes bytes = drivers::dgt::frame_message(message.id, message.payload);
+    if (options_.drop_every > 0 && message_count_ % options_.drop_every == 0) {
+      bytes.erase(bytes.begin() + static_cast<long>(random_() % bytes.size()));
+      ++dropped_bytes_;
+    }
+    out.insert(out.end(), bytes.begin(), bytes.end());
+    if (options_.garbage_every > 0 && message_count_ % options_.garbage_every == 0) {
+      const int count = 1 + static_cast<int>(random_() % 3);
+      for (int k = 0; k < count; ++k) out.push_back(static_cast<std::uint8_t>(random_() & 0xFF));
+      garbage_bytes_ += count;
+    }
+  }
+  return out;
+}
+
+}  // namespace eboard::sim

@@ -1,0 +1,37 @@
+// Faults for tests (issue 3): what cables, hubs and a tournament hall do to the byte
+// stream. Applied per message on the way out of the emulator; seeded, so a run repeats.
+//   garbage N   after every N-th message, 1-3 random bytes (never a whole valid message:
+//               the shortest DGT message is 4 bytes)
+//   drop N      every N-th message loses one byte
+#pragma once
+
+#include <cstdint>
+#include <random>
+
+#include "drivers/dgt/dgt_messages.h"
+
+namespace eboard::sim {
+
+struct FaultOptions {
+  int garbage_every = 0;
+  int drop_every = 0;
+  std::uint32_t seed = 1;
+};
+
+class FaultInjector {
+ public:
+  explicit FaultInjector(FaultOptions options) : options_(options), random_(options.seed) {}
+  // Returns the bytes to put on the line for these (well-formed) messages.
+  drivers::dgt::Bytes apply(const drivers::dgt::Bytes& messages);
+  std::uint64_t garbage_bytes() const { return garbage_bytes_; }
+  std::uint64_t dropped_bytes() const { return dropped_bytes_; }
+
+ private:
+  FaultOptions options_;
+  std::mt19937 random_;
+  std::uint64_t message_count_ = 0;
+  std::uint64_t garbage_bytes_ = 0;
+  std::uint64_t dropped_bytes_ = 0;
+};
+
+}  // namespace eboard::sim

@@ -1,0 +1,37 @@
+// eboard-sim: device emulators and script generation (interfaces.md §2). main() only
+// dispatches to the subcommand.
+#include <iostream>
+#include <string>
+
+#include "simulators/sim_main/subcommands.h"
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: eboard-sim script --pgn FILE [options]   write a sensor script for a PGN game\n"
+    "       eboard-sim dgt --link PATH [options] SCRIPT   emulate a DGT board + DGT 3000\n"
+    "Run 'eboard-sim SUBCOMMAND --help' for the options.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string command = argc > 1 ? argv[1] : "";
+  if (command == "--help" || command == "-h") {
+    std::cout << kUsage;
+    return 0;
+  }
+  if (command == "dgt") return eboard::sim::run_dgt(argc - 1, argv + 1);
+  if (command == "script") {
+    if (eboard::sim::run_script == nullptr) {
+      std::cerr << "eboard-sim script: not built yet (PGN -> sensor script is not part of "
+                   "this build)\n";
+      return 2;
+    }
+    return eboard::sim::run_script(argc - 1, argv + 1);
+  }
+  std::cerr << (command.empty() ? std::string("eboard-sim: a subcommand is needed")
+                                : "eboard-sim: unknown subcommand '" + command + "'")
+            << "\n"
+            << kUsage;
+  return 2;
+}
