@@ -43,6 +43,7 @@ void DgtEmulator::set_placement(const script::Placement& placement) {
 
 void DgtEmulator::power_cycle() {
   mode_ = BoardMode::kIdle;
+  dump_sent_ = false;
   pending_input_.clear();
   last_sent_.reset();
 }
@@ -108,6 +109,7 @@ Bytes DgtEmulator::handle_command(std::uint8_t command) {
     case dgt::kSendReset: mode_ = BoardMode::kIdle; return {};
     case dgt::kSendClock: return clock_message();
     case dgt::kSendBoard: {
+      dump_sent_ = true;
       Bytes payload(64);
       for (int sq = 0; sq < 64; ++sq) payload[field_of(sq)] = dgt::code_from_piece(placement_[sq]);
       return dgt::frame_message(dgt::kMsgBoardDump, payload);

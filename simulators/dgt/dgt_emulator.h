@@ -47,6 +47,8 @@ class DgtEmulator {
 
   void set_placement(const script::Placement& placement);
   bool host_active() const { return mode_ != BoardMode::kIdle; }
+  // The host has asked for the whole board since power-up: it knows the starting point.
+  bool host_has_board() const { return host_active() && dump_sent_; }
   BoardMode mode() const { return mode_; }
   const drivers::Placement& placement() const { return placement_; }
   drivers::ClockReading clock() const;
@@ -62,6 +64,7 @@ class DgtEmulator {
 
   DgtEmulatorOptions options_;
   BoardMode mode_ = BoardMode::kIdle;
+  bool dump_sent_ = false;
   Bytes pending_input_;
   drivers::Placement placement_{};
   // Clock state.

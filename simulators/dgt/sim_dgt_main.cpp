@@ -3,7 +3,8 @@
 // One poll loop: the pty master, a signalfd, and timers computed from the script. With
 // --speed X > 0 script time runs X times wall time from the moment the host first puts
 // the board in an update mode; with --speed 0 the next statement is played only when the
-// host has read everything sent so far ("as fast as the daemon reads").
+// host has read everything sent so far ("as fast as the daemon reads"), and only once it
+// has asked for the whole board (after power-up and after every plug-in).
 #include "simulators/dgt/sim_dgt_main.h"
 
 #include <poll.h>
@@ -219,17 +220,24 @@ int run_dgt(int argc, char** argv) {
   };
   std::size_t next = 0;
   std::optional<Clock::time_point> start;
-  std::optional<Clock::time_point> hung_until;
+  Clock::time_point hung_until{};  // valid while `hung`
+  bool hung = false;
   std::optional<Clock::time_point> finished;
   bool hangup_done = false;
+  // FIONREAD on the slave lags a write by the kernel's flip-buffer work, so "the host has
+  // read everything" also needs a moment since our last write.
+  Clock::time_point last_write{};
+  const auto drained = [&](Clock::time_point now, milliseconds settle) {
+    return queue.empty() && link.unread_by_host() == 0 && now - last_write >= settle;
+  };
   const auto wall = [&](double seconds) {
     return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
   };
 
   for (;;) {
     const auto now = Clock::now();
-    if (hung_until && now >= *hung_until) {
-      hung_until.reset();
+    if (hung && now >= hung_until) {
+      hung = false;
       if (auto opened = link.open(); std::holds_alternative<PtyError>(opened)) {
         std::cerr << "eboard-sim dgt: " << std::get<PtyError>(opened).message << "\n";
         return 1;
@@ -241,13 +249,14 @@ int run_dgt(int argc, char** argv) {
     const script::Millis script_now =
         start ? std::chrono::duration_cast<script::Millis>((now - *start) * o.speed)
               : script::Millis(0);
-    while (start && !hung_until && next < timed.size()) {
+    while (start && !hung && next < timed.size()) {
       const script::Statement& s = timed[next];
       const bool due = o.speed > 0 ? script_now >= *s.at
-                                   : emulator.host_active() && queue.empty() &&
-                                         link.unread_by_host() == 0;
+                                   : emulator.host_has_board() && drained(now, milliseconds(2));
       if (!due) break;
       if (o.hangup_at && !hangup_done && *s.at >= *o.hangup_at) {
+        // Let the host take in what was sent before the line goes dead (bounded).
+        if (!drained(now, milliseconds(100)) && now - last_write < milliseconds(1000)) break;
         // Unplugged: the game goes on, nobody hears it (the board is reset on return).
         hangup_done = true;
         link.hang_up();
@@ -257,6 +266,7 @@ int run_dgt(int argc, char** argv) {
         const auto back = *o.hangup_at + std::chrono::duration_cast<script::Millis>(
                                               std::chrono::duration<double>(o.hangup_seconds));
         while (next < timed.size() && *timed[next].at < back) emulator.apply(timed[next++]);
+        hung = true;
         hung_until = now + wall(o.speed > 0 ? o.hangup_seconds / o.speed : o.hangup_seconds);
         std::cerr << "eboard-sim dgt: unplugged at " << script::format_seconds(*o.hangup_at) << "\n";
         break;
@@ -266,7 +276,7 @@ int run_dgt(int argc, char** argv) {
       ++next;
       if (o.speed == 0) break;  // one statement per drained line
     }
-    if (start && o.speed > 0 && !hung_until) enqueue(emulator.advance_clock(script_now), now);
+    if (start && o.speed > 0 && !hung) enqueue(emulator.advance_clock(script_now), now);
     if (next == timed.size() && !finished) {
       finished = now;
       std::cerr << "eboard-sim dgt: script finished\n";
@@ -280,7 +290,7 @@ int run_dgt(int argc, char** argv) {
     const auto at_most = [&](Clock::duration d) {
       timeout = std::min(timeout, std::max(milliseconds(0), std::chrono::ceil<milliseconds>(d)));
     };
-    if (hung_until) at_most(*hung_until - now);
+    if (hung) at_most(hung_until - now);
     if (!queue.empty()) at_most(queue.front().due - now);
     if (o.split || o.speed == 0) at_most(milliseconds(2));  // watching the host drain
     if (start && o.speed > 0 && next < timed.size()) {
@@ -308,6 +318,7 @@ int run_dgt(int argc, char** argv) {
       const std::size_t count = o.split ? 1 : bytes.size();
       const ssize_t n = write(link.master_fd(), bytes.data(), count);
       if (n <= 0) break;
+      last_write = Clock::now();
       bytes.erase(bytes.begin(), bytes.begin() + n);
       if (bytes.empty()) queue.pop_front();
       if (o.split) break;
