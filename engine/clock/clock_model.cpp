@@ -32,8 +32,8 @@ int ClockModel::moves_required(int index) const {
 }
 
 std::vector<ClockEvent> ClockModel::start(ClockTime now, Color first) {
+  if (started_) return advance(now);
   std::vector<ClockEvent> events;
-  if (started_) return events;
   started_ = true;
   if (options_.increment_credit == IncrementCredit::kStartAndPress) {
     // DGT clocks and US Chess: 3+2 shows 3:02 at the start (rules.md scenario 41).

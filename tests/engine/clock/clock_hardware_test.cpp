@@ -37,7 +37,7 @@ TEST(ClockHardware, DifferencesWithinToleranceAreQuiet) {
   reading.black = sec(100) + ms(1500);
   EXPECT_TRUE(clock.observe(reading, sec(10)).empty());
   EXPECT_EQ(clock.remaining(kWhite, sec(10)), ms(88500));  // adopted all the same
-  reading.white = ms(88500 - 1501 - 1000);                  // at t = 11 s the model says 87.5
+  reading.white = ms(88500 - 1501 - 1000);                 // at t = 11 s the model says 87.5
   const auto events = clock.observe(reading, sec(11));
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(std::get<ClockMismatch>(events[0]).field, ClockField::kWhiteMs);

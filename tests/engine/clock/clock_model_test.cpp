@@ -211,6 +211,26 @@ TEST(ClockModel, RuleSetOptions) {
   EXPECT_TRUE(options.freeze_on_last_period_flag);
   EXPECT_EQ(options.trigger, PeriodTrigger::kByMoveCount);
   EXPECT_EQ(options.mismatch_tolerance, rules.clock_mismatch_tolerance);
+  // "A named clock configuration's own trigger wins" (rules.md §2).
+  EXPECT_EQ(ClockModel(parse_time_control("kk-5+20s+2d").value(), options).trigger(),
+            PeriodTrigger::kOnZero);
+  rules.period_trigger = PeriodTrigger::kOnZero;
+  EXPECT_EQ(
+      ClockModel(parse_time_control("fide-classical-40/90+30+30s").value(), clock_options(rules))
+          .trigger(),
+      PeriodTrigger::kByMoveCount);
+  EXPECT_EQ(
+      ClockModel(parse_time_control("time-only-2h/40+1h/20+30m").value(), clock_options(rules))
+          .trigger(),
+      PeriodTrigger::kOnZero);
+}
+
+TEST(ClockModel, EveryCallCatchesUp) {
+  ClockModel clock = clock_for("10");
+  (void)clock.start(sec(0));
+  const auto flags = events_of<FlagFall>(clock.start(sec(20)));  // a second start is ignored
+  ASSERT_EQ(flags.size(), 1u);
+  EXPECT_EQ(flags[0].at, sec(10));
 }
 
 }  // namespace

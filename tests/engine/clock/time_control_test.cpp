@@ -60,8 +60,7 @@ TEST(TimeControl, NonFinalPeriodWithoutMovesRunsOnZero) {
             PeriodTrigger::kOnZero);
   EXPECT_EQ(effective_trigger(parsed("40/300:60"), PeriodTrigger::kByMoveCount),
             PeriodTrigger::kByMoveCount);
-  EXPECT_EQ(effective_trigger(parsed("40/300:60"), PeriodTrigger::kOnZero),
-            PeriodTrigger::kOnZero);
+  EXPECT_EQ(effective_trigger(parsed("40/300:60"), PeriodTrigger::kOnZero), PeriodTrigger::kOnZero);
 }
 
 TEST(TimeControl, FractionalSeconds) {
@@ -121,8 +120,9 @@ TEST(TimeControl, ErrorsSayWhatIsWrong) {
             "MOVES/");
   EXPECT_EQ(error_of("40/5400::1800"), "time control '40/5400::1800': period 2 is empty");
   EXPECT_EQ(error_of("180:"), "time control '180:': period 2 is empty");
-  EXPECT_EQ(error_of("0/60:60"), "time control '0/60:60': period 1 ('0/60'): moves must be at "
-                                 "least 1");
+  EXPECT_EQ(error_of("0/60:60"),
+            "time control '0/60:60': period 1 ('0/60'): moves must be at "
+            "least 1");
   EXPECT_EQ(error_of("1000/60:60"),
             "time control '1000/60:60': period 1 ('1000/60'): moves '1000' is larger than 999");
   EXPECT_EQ(error_of("x/60:60").substr(0, 31), "unknown time control 'x/60:60' ");

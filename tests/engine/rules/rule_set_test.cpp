@@ -51,8 +51,9 @@ TEST(RuleSet, FideStandard) {
   EXPECT_EQ(r.setup_claim_window_moves, std::nullopt);
   EXPECT_FALSE(r.setup_window_covers_clock);
   EXPECT_EQ(r.illegal_move_detection, IllegalMoveDetection::kArbiterAnytime);
-  EXPECT_EQ(r.illegal_move_ladder,
-            (std::vector<PenaltyStep>{{Kind::kTimeToOpponent, milliseconds{120000}}, {Kind::kLoss}}));
+  EXPECT_EQ(
+      r.illegal_move_ladder,
+      (std::vector<PenaltyStep>{{Kind::kTimeToOpponent, milliseconds{120000}}, {Kind::kLoss}}));
   EXPECT_EQ(r.window_closes_on, WindowClosesOn::kNever);
   EXPECT_EQ(r.press_without_move, PressWithoutMove::kIllegal);
   EXPECT_EQ(r.flag_observer, FlagObserver::kArbiter);
@@ -72,8 +73,9 @@ TEST(RuleSet, FideRapidAndBlitzUnsupervised) {
     EXPECT_TRUE(r.setup_window_covers_clock);
     EXPECT_EQ(r.misplaced_king_castling, MisplacedKingCastling::kForbidden);
     EXPECT_EQ(r.illegal_move_detection, IllegalMoveDetection::kBeforeReply);
-    EXPECT_EQ(r.illegal_move_ladder,
-              (std::vector<PenaltyStep>{{Kind::kTimeToOpponent, milliseconds{60000}}, {Kind::kLoss}}));
+    EXPECT_EQ(
+        r.illegal_move_ladder,
+        (std::vector<PenaltyStep>{{Kind::kTimeToOpponent, milliseconds{60000}}, {Kind::kLoss}}));
     EXPECT_EQ(r.window_closes_on, WindowClosesOn::kOpponentMoveMade);
     EXPECT_EQ(r.press_without_move, PressWithoutMove::kIllegal);
     EXPECT_EQ(r.flag_observer, FlagObserver::kArbiter);

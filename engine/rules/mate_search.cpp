@@ -1,0 +1,305 @@
+#include "engine/rules/mate_search.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace eboard::engine {
+namespace {
+
+constexpr std::size_t kTtSize = std::size_t(1) << 16;  // entries; a power of two
+constexpr int kMaxExploreDepth = 4096;                  // plies on the explicit stack
+constexpr int kFullWidth = 255;                         // "unlimited" discrepancies
+
+int distance(Square a, Square b) {
+  return std::max(std::abs(file_of(a) - file_of(b)), std::abs(rank_of(a) - rank_of(b)));
+}
+// How far a square is from its nearest corner (0 in a corner, 6 in the centre).
+int corner_distance(Square s) {
+  int f = file_of(s), r = rank_of(s);
+  return std::min(f, 7 - f) + std::min(r, 7 - r);
+}
+
+// Cheap test whether m may give check (direct, discovered, or a special move); a false
+// "maybe" only costs a make/unmake.
+bool may_check(const Position& pos, Move m, Square their_king) {
+  if (m.kind() != MoveKind::kNormal) return true;
+  const Square from = m.from(), to = m.to();
+  const PieceType type = type_of(pos.piece_on(from));
+  if (line_bb(from, their_king)) return true;  // a discovered check is possible
+  if (type == kPawn) return (pawn_attacks(pos.side_to_move(), to) & square_bb(their_king)) != 0;
+  if (type == kKing) return false;
+  const Bitboard occupied = (pos.pieces() ^ square_bb(from)) | square_bb(to);
+  return (attacks_bb(type, to, occupied) & square_bb(their_king)) != 0;
+}
+
+// Move-ordering score (higher first). "Mating corner" idea: the loser's king walks to the
+// nearest corner, the winner's units come close to it, and nobody takes the winner's
+// material.
+int score_move(const Position& pos, Move m, Color winner) {
+  const Square from = m.from(), to = m.to();
+  const PieceType type = type_of(pos.piece_on(from));
+  const Color us = pos.side_to_move();
+  int score = 0;
+  if (us == winner) {
+    const Square target = pos.king_square(~winner);
+    if (m.is_promotion()) score += m.promotion() == kQueen ? 200 : 5;
+    if (type == kKing)
+      score += 10 * (std::abs(distance(from, target) - 2) - std::abs(distance(to, target) - 2));
+    else
+      score += 10 * (distance(from, target) - distance(to, target));
+    if (type == kPawn) score += 4;
+  } else {
+    const Square own_king = pos.king_square(us);
+    if (type == kKing) score += 10 * (corner_distance(from) - corner_distance(to));
+    else if (type == kPawn) score += 3;
+    else score += 2 * (distance(from, own_king) - distance(to, own_king));
+    if (pos.is_capture(m)) score -= 40;
+    if (m.is_promotion() && m.promotion() != kQueen) score -= 5;
+  }
+  return score;
+}
+
+}  // namespace
+
+bool is_checkmate(const Position& pos) { return pos.in_check() && count_legal(pos) == 0; }
+
+int HelpmateSearch::order_moves(const MoveList& moves, Move* ordered) {
+  int scores[MoveList::kCapacity];
+  int n = 0;
+  for (Move m : moves) {
+    int s = score_move(pos_, m, winner_);
+    int i = n++;
+    while (i > 0 && scores[i - 1] < s) {  // stable insertion sort, best first
+      scores[i] = scores[i - 1];
+      ordered[i] = ordered[i - 1];
+      --i;
+    }
+    scores[i] = s;
+    ordered[i] = m;
+  }
+  return n;
+}
+
+bool HelpmateSearch::tt_failed(Key key, int depth, int discrepancies) const {
+  const TtEntry& e = tt_[key & (kTtSize - 1)];
+  return e.generation == generation_ && e.key == key && e.depth >= depth &&
+         e.discrepancies >= discrepancies;
+}
+
+void HelpmateSearch::tt_store(Key key, int depth, int discrepancies) {
+  TtEntry& e = tt_[key & (kTtSize - 1)];
+  if (e.generation == generation_ && e.key == key) {
+    // keep whichever result covers more; when neither dominates, the newer one
+    if (e.depth >= depth && e.discrepancies >= discrepancies) return;
+  }
+  e = TtEntry{key, generation_, std::uint8_t(depth), std::uint8_t(discrepancies)};
+}
+
+bool HelpmateSearch::mate_in_one(const MoveList& moves) {
+  const Square their_king = pos_.king_square(~winner_);
+  for (Move m : moves) {
+    if (!may_check(pos_, m, their_king)) continue;
+    pos_.make(m);
+    const bool mate = is_checkmate(pos_);
+    pos_.unmake(m);
+    if (mate) {
+      line_.push_back(m);
+      return true;
+    }
+  }
+  return false;
+}
+
+// Every move of the loser (to move here) lets the winner mate at once.
+bool HelpmateSearch::forced_mate_in_one(const MoveList& loser_moves) {
+  const std::size_t line_size = line_.size();
+  for (Move m : loser_moves) {
+    pos_.make(m);
+    MoveList replies;
+    generate_legal(pos_, replies);
+    const bool mates = mate_in_one(replies);
+    pos_.unmake(m);
+    line_.resize(line_size);
+    if (!mates) return false;
+  }
+  return true;
+}
+
+bool HelpmateSearch::lds(int depth, int discrepancies) {
+  if (++nodes_ > limit_) {
+    aborted_ = true;
+    return false;
+  }
+  const Color us = pos_.side_to_move();
+  if (us == winner_ && pos_.pieces(winner_) == pos_.pieces(winner_, kKing)) return false;
+  MoveList moves;
+  generate_legal(pos_, moves);
+  if (moves.empty()) return us != winner_ && pos_.in_check();
+  if (depth == 0) return false;
+  const Key key = pos_.key();
+  if (tt_failed(key, depth, discrepancies)) return false;
+  if (goal_ == SearchGoal::kForcedMateInOne) {
+    if (us != winner_ && forced_mate_in_one(moves)) return true;
+  } else if (us == winner_ && mate_in_one(moves)) {
+    return true;
+  }
+  if (depth == 1 && goal_ == SearchGoal::kCheckmate) return false;  // mate-in-one was tried
+
+  Move ordered[MoveList::kCapacity];
+  const int n = order_moves(moves, ordered);
+  for (int i = 0; i < n && i <= discrepancies; ++i) {
+    pos_.make(ordered[i]);
+    const bool found = lds(depth - 1, discrepancies - i);
+    pos_.unmake(ordered[i]);
+    if (found) {
+      line_.push_back(ordered[i]);
+      return true;
+    }
+    if (aborted_) return false;
+  }
+  tt_store(key, depth, discrepancies);
+  return false;
+}
+
+SearchResult HelpmateSearch::find_helpmate(const Position& root, Color winner,
+                                           std::uint64_t node_limit, SearchGoal goal) {
+  if (tt_.empty()) tt_.resize(kTtSize);
+  goal_ = goal;
+  ++generation_;
+  pos_ = root;
+  winner_ = winner;
+  nodes_ = 0;
+  limit_ = node_limit;
+  aborted_ = false;
+  line_.clear();
+
+  // (discrepancies, depth) schedule: long narrow lines first, then wider and shorter.
+  static constexpr int kSchedule[][2] = {{0, 80}, {1, 48}, {2, 32}, {3, 24}, {5, 18}};
+  bool found = false;
+  for (const auto& step : kSchedule) {
+    if ((found = lds(step[1], step[0])) || aborted_) break;
+  }
+  for (int depth = 1; !found && !aborted_ && depth < 250; ++depth)
+    found = lds(depth, kFullWidth);
+
+  SearchResult result;
+  result.nodes = std::min(nodes_, limit_);
+  if (found) {
+    result.outcome = SearchOutcome::kMateFound;
+    result.line.assign(line_.rbegin(), line_.rend());
+  }
+  return result;
+}
+
+bool HelpmateSearch::visit(Key key) {
+  if (key == 0) key = 1;  // 0 marks an empty slot
+  if (2 * (visited_count_ + 1) > visited_.size()) {
+    std::vector<Key> old;
+    old.swap(visited_);
+    visited_.assign(std::max<std::size_t>(4096, old.size() * 2), 0);
+    visited_count_ = 0;
+    for (Key k : old)
+      if (k) visit(k);
+  }
+  std::size_t mask = visited_.size() - 1;
+  for (std::size_t i = key & mask;; i = (i + 1) & mask) {
+    if (visited_[i] == key) return false;
+    if (visited_[i] == 0) {
+      visited_[i] = key;
+      ++visited_count_;
+      return true;
+    }
+  }
+}
+
+SearchResult HelpmateSearch::explore_all(const Position& root, Color winner,
+                                         std::uint64_t node_limit, StaticProof prune,
+                                         SearchGoal goal) {
+  goal_ = goal;
+  line_.clear();
+  struct Frame {
+    MoveList moves;
+    int next = 0;
+    Move via;  // the move that led here (none at the root)
+  };
+  std::fill(visited_.begin(), visited_.end(), Key(0));
+  visited_count_ = 0;
+  pos_ = root;
+  SearchResult result;
+  std::vector<Frame> stack;
+  auto line_to_here = [&stack]() {
+    std::vector<Move> line;
+    for (std::size_t i = 1; i < stack.size(); ++i) line.push_back(stack[i].via);
+    return line;
+  };
+  bool incomplete = false;
+
+  visit(pos_.key());
+  stack.emplace_back();
+  generate_legal(pos_, stack.back().moves);
+  if (goal == SearchGoal::kForcedMateInOne && pos_.side_to_move() != winner &&
+      !stack.back().moves.empty() && forced_mate_in_one(stack.back().moves)) {
+    result.outcome = SearchOutcome::kMateFound;
+    return result;
+  }
+  if (stack.back().moves.empty()) {
+    result.outcome = pos_.in_check() && pos_.side_to_move() != winner
+                         ? SearchOutcome::kMateFound
+                         : SearchOutcome::kExhausted;
+    return result;
+  }
+  while (!stack.empty()) {
+    Frame& top = stack.back();
+    if (top.next == top.moves.size()) {
+      Move via = top.via;
+      stack.pop_back();
+      if (!stack.empty()) pos_.unmake(via);
+      continue;
+    }
+    const Move m = top.moves[top.next++];
+    const bool irreversible = pos_.is_capture(m) || type_of(pos_.piece_on(m.from())) == kPawn;
+    pos_.make(m);
+    if (!visit(pos_.key())) {
+      pos_.unmake(m);
+      continue;
+    }
+    if (++result.nodes > node_limit) {
+      result.nodes = node_limit;
+      return result;  // kLimitReached
+    }
+    if (irreversible && prune(pos_, winner)) {
+      pos_.unmake(m);
+      continue;
+    }
+    Frame child;
+    child.via = m;
+    generate_legal(pos_, child.moves);
+    if (child.moves.empty()) {
+      if (pos_.in_check() && pos_.side_to_move() != winner) {
+        stack.push_back(child);
+        result.outcome = SearchOutcome::kMateFound;
+        result.line = line_to_here();
+        return result;
+      }
+      pos_.unmake(m);
+      continue;
+    }
+    if (goal == SearchGoal::kForcedMateInOne && pos_.side_to_move() != winner &&
+        forced_mate_in_one(child.moves)) {
+      stack.push_back(child);
+      result.outcome = SearchOutcome::kMateFound;
+      result.line = line_to_here();
+      return result;
+    }
+    if (int(stack.size()) >= kMaxExploreDepth) {
+      incomplete = true;
+      pos_.unmake(m);
+      continue;
+    }
+    stack.push_back(child);
+  }
+  result.outcome = incomplete ? SearchOutcome::kLimitReached : SearchOutcome::kExhausted;
+  return result;
+}
+
+}  // namespace eboard::engine

@@ -1,0 +1,80 @@
+// Helpmate search: is there a series of legal moves, both sides cooperating, that ends
+// with `winner` checkmating the other side? (rules.md D10 `fide_helpmate`.)
+//
+// Two searches share one object so their tables are allocated once and reused:
+// * find_helpmate(): limited-discrepancy search. Moves are ordered by "mating corner"
+//   heuristics (the loser's king heads for the nearest corner, the winner's units close
+//   in on it, the loser does not take the winner's material); a line may deviate from
+//   the preferred move by at most k ranks in total, k growing, and at the end the search
+//   is a plain full-width iterative deepening. Every winner node first tries each
+//   checking move for an immediate mate. A transposition table remembers "no mate within
+//   depth d and k discrepancies" (a larger d and k dominate). Any line it returns is a
+//   proof of winnable; it never proves unwinnable.
+// * explore_all(): visits every position reachable from the root (a visited set, an
+//   explicit stack), skipping positions that `statically_unwinnable` proves hopeless. If
+//   it finishes without meeting a mate of the loser, no mate is reachable: unwinnable.
+// Keys are 64-bit Zobrist keys; a collision could hide a position (probability about
+// n^2 / 2^65 for n positions: below 1e-8 at the default limits).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/board/movegen.h"
+#include "engine/board/position.h"
+
+namespace eboard::engine {
+
+enum class SearchOutcome { kMateFound, kExhausted, kLimitReached };
+// What the search looks for: a checkmate of the loser (FIDE helpmate), or a position with
+// the loser to move in which every legal move allows a mate in one (S4 13c(2), pskov).
+enum class SearchGoal { kCheckmate, kForcedMateInOne };
+
+struct SearchResult {
+  SearchOutcome outcome = SearchOutcome::kLimitReached;
+  std::uint64_t nodes = 0;
+  std::vector<Move> line;  // from the root to the mate when found
+};
+
+// Decides cheaply whether `winner` provably cannot mate from `pos` (used to prune).
+using StaticProof = bool (*)(const Position& pos, Color winner);
+
+class HelpmateSearch {
+ public:
+  SearchResult find_helpmate(const Position& root, Color winner, std::uint64_t node_limit,
+                             SearchGoal goal = SearchGoal::kCheckmate);
+  SearchResult explore_all(const Position& root, Color winner, std::uint64_t node_limit,
+                           StaticProof prune, SearchGoal goal = SearchGoal::kCheckmate);
+
+ private:
+  struct TtEntry {
+    Key key = 0;
+    std::uint32_t generation = 0;
+    std::uint8_t depth = 0;
+    std::uint8_t discrepancies = 0;
+  };
+  bool lds(int depth, int discrepancies);
+  bool mate_in_one(const MoveList& moves);
+  bool forced_mate_in_one(const MoveList& loser_moves);
+  int order_moves(const MoveList& moves, Move* ordered);
+  bool tt_failed(Key key, int depth, int discrepancies) const;
+  void tt_store(Key key, int depth, int discrepancies);
+  bool visit(Key key);  // inserts into the visited set; false when already there
+
+  Position pos_;
+  Color winner_ = kWhite;
+  SearchGoal goal_ = SearchGoal::kCheckmate;
+  std::uint64_t nodes_ = 0;
+  std::uint64_t limit_ = 0;
+  bool aborted_ = false;
+  std::vector<Move> line_;  // built backwards while unwinding
+  std::vector<TtEntry> tt_;
+  std::uint32_t generation_ = 0;
+  std::vector<Key> visited_;  // open addressing, 0 = empty
+  std::size_t visited_count_ = 0;
+};
+
+// True when the side to move is checkmated.
+bool is_checkmate(const Position& pos);
+
+}  // namespace eboard::engine

@@ -1,0 +1,174 @@
+#include "engine/rules/unwinnability.h"
+
+#include <algorithm>
+
+#include "engine/rules/mate_search.h"
+#include "engine/rules/unwinnability_analyzer.h"
+#include "engine/rules/unwinnability_blocked.h"
+#include "engine/rules/unwinnability_pskov.h"
+
+namespace eboard::engine {
+namespace {
+
+Bitboard non_king(const Position& pos, Color c) { return pos.pieces(c) & ~pos.pieces(kKing); }
+
+bool one_colour(Bitboard squares) {
+  return (squares & kDarkSquares) == 0 || (squares & ~kDarkSquares) == 0;
+}
+
+Analysis unwinnable(VerdictReason why) {
+  Analysis a;
+  a.verdict = Verdict::kUnwinnable;
+  a.reason = why;
+  return a;
+}
+
+}  // namespace
+
+// Each rule below is a theorem about every position the given one can lead to; with no
+// pawns on the board neither side can ever own a piece type it lacks now.
+Analysis material_verdict(const Position& pos, Color side) {
+  const Color loser = ~side;
+  const Bitboard ours = non_king(pos, side);
+  if (ours == 0) return unwinnable(VerdictReason::kLoneKing);  // a king never gives check
+  if (pos.pieces(kPawn)) return {};
+  const Bitboard theirs = non_king(pos, loser);
+  const Bitboard our_bishops = pos.pieces(side, kBishop);
+
+  // K+N v K: the knight and king cannot cover the mated king's flight squares (FIDE
+  // 5.2.2's classic dead position).
+  if (theirs == 0 && ours == pos.pieces(side, kKnight) && !more_than_one(ours))
+    return unwinnable(VerdictReason::kMaterial);
+
+  if (ours == our_bishops && one_colour(our_bishops)) {
+    const Bitboard colour = (our_bishops & kDarkSquares) ? kDarkSquares : ~kDarkSquares;
+    // Only bishops on one colour give check, so the mated king stands on that colour and
+    // its 2 to 4 orthogonal neighbours are all of the other colour. The winner's king can
+    // cover at most one of them (a square next to two of them touches the mated king),
+    // so the others must be blocked by the loser's own units standing on the other
+    // colour. If the loser has none that can, no mate exists.
+    if ((theirs & ~colour) == 0 && (pos.pieces(loser, kBishop) & ~colour) == theirs)
+      return unwinnable(VerdictReason::kMaterial);
+    // With a single bishop the blockers must be queens or rooks (no knights, no bishops of
+    // the other colour). One of them stands orthogonally next to the king and next to
+    // the first square of the checking diagonal, so it can take the bishop or step
+    // between; it cannot be pinned (the winner has no rook or queen) and no second check
+    // exists. So every check can be parried: no mate.
+    if (!more_than_one(our_bishops) && pos.pieces(loser, kKnight) == 0 &&
+        (pos.pieces(loser, kBishop) & ~colour) == 0)
+      return unwinnable(VerdictReason::kMaterial);
+  }
+  return {};
+}
+
+Analysis WinnabilityAnalyzer::analyse(const Position& pos, Color side, AnalysisMode mode,
+                                      std::uint64_t node_limit) {
+  Analysis a = material_verdict(pos, side);
+  if (a.verdict != Verdict::kUndetermined) return a;
+  if (pos.side_to_move() != side && is_checkmate(pos)) {
+    a.verdict = Verdict::kWinnable;
+    a.reason = VerdictReason::kHelpmateFound;
+    return a;
+  }
+  if (never_checks(analyse_blocked(pos), side))
+    return unwinnable(VerdictReason::kBlockedStructure);
+  if (node_limit == 0) return a;
+
+  // A small exhaustive pass first settles the positions with few reachable successors
+  // (locked structures the static argument misses); then the helpmate search; then the
+  // exhaustive pass again with what is left.
+  const std::uint64_t first_explore =
+      mode == AnalysisMode::kQuick ? 0 : std::min<std::uint64_t>(node_limit / 8, 4096);
+  auto prune = [](const Position& p, Color winner) { return statically_unwinnable(p, winner); };
+  std::uint64_t used = 0;
+  auto settle = [&](const SearchResult& r) {
+    used += r.nodes;
+    a.nodes = used;
+    if (r.outcome == SearchOutcome::kMateFound) {
+      a.verdict = Verdict::kWinnable;
+      a.reason = VerdictReason::kHelpmateFound;
+      a.line = r.line;
+      return true;
+    }
+    if (r.outcome == SearchOutcome::kExhausted) {
+      a.verdict = Verdict::kUnwinnable;
+      a.reason = VerdictReason::kSearchExhausted;
+      return true;
+    }
+    return false;
+  };
+  if (first_explore && settle(search_.explore_all(pos, side, first_explore, prune))) return a;
+  const std::uint64_t helpmate_budget =
+      mode == AnalysisMode::kQuick ? node_limit : (node_limit - used) / 2;
+  if (settle(search_.find_helpmate(pos, side, helpmate_budget))) return a;
+  if (mode == AnalysisMode::kFull && node_limit > used)
+    settle(search_.explore_all(pos, side, node_limit - used, prune));
+  return a;
+}
+
+bool statically_unwinnable(const Position& pos, Color winner) {
+  return material_verdict(pos, winner).verdict == Verdict::kUnwinnable ||
+         never_checks(analyse_blocked(pos), winner);
+}
+
+Verdict WinnabilityAnalyzer::dead_position(const Position& pos, AnalysisMode mode,
+                                           std::uint64_t node_limit) {
+  if (pos.is_insufficient_material()) return Verdict::kUnwinnable;
+  // The side that just moved first: in play it is the one more likely to be able to mate.
+  const Color first = ~pos.side_to_move();
+  bool all_unwinnable = true;
+  for (Color c : {first, ~first}) {
+    Verdict v = analyse(pos, c, mode, node_limit).verdict;
+    if (v == Verdict::kWinnable) return Verdict::kWinnable;
+    all_unwinnable = all_unwinnable && v == Verdict::kUnwinnable;
+  }
+  return all_unwinnable ? Verdict::kUnwinnable : Verdict::kUndetermined;
+}
+
+// The lichess / python-chess table (research/rules-anchors.md §2): lone king; K+N while
+// the other side has only queens; bishops only, all bishops on the board on one colour,
+// and the other side has no knights or pawns.
+Analysis static_material_verdict(const Position& pos, Color side) {
+  const Bitboard ours = non_king(pos, side);
+  const Bitboard theirs = non_king(pos, ~side);
+  bool insufficient = ours == 0;
+  if (ours == pos.pieces(side, kKnight) && !more_than_one(ours))
+    insufficient = insufficient || theirs == pos.pieces(~side, kQueen);
+  if (ours && ours == pos.pieces(side, kBishop) && one_colour(pos.pieces(kBishop)))
+    insufficient = insufficient || pos.pieces(~side, kKnight, kPawn) == 0;
+  Analysis a;
+  a.verdict = insufficient ? Verdict::kUnwinnable : Verdict::kWinnable;
+  a.reason = VerdictReason::kStaticTable;
+  return a;
+}
+
+Analysis WinnabilityAnalyzer::mating_test(const Position& pos, Color side, MatingTest test,
+                                          AnalysisMode mode, std::uint64_t node_limit) {
+  switch (test) {
+    case MatingTest::kFideHelpmate: return analyse(pos, side, mode, node_limit);
+    case MatingTest::kStaticMaterial: return static_material_verdict(pos, side);
+    case MatingTest::kPskovForcedMateInOne:
+      return analyse_pskov(*this, pos, side, mode, node_limit);
+    case MatingTest::kUscf14e: break;
+  }
+  return {};
+}
+
+Analysis analyse_winnability(const Position& pos, Color side, AnalysisMode mode,
+                             std::uint64_t node_limit) {
+  WinnabilityAnalyzer analyzer;
+  return analyzer.analyse(pos, side, mode, node_limit);
+}
+
+Verdict is_dead_position(const Position& pos, AnalysisMode mode, std::uint64_t node_limit) {
+  WinnabilityAnalyzer analyzer;
+  return analyzer.dead_position(pos, mode, node_limit);
+}
+
+Analysis analyse_mating_test(const Position& pos, Color side, MatingTest test,
+                             AnalysisMode mode, std::uint64_t node_limit) {
+  WinnabilityAnalyzer analyzer;
+  return analyzer.mating_test(pos, side, test, mode, node_limit);
+}
+
+}  // namespace eboard::engine

@@ -1,0 +1,87 @@
+// "Cannot checkmate by any possible series of legal moves" (FIDE 5.1.2, 5.2.2, 6.9,
+// 7.5.5; rules.md D7 and D10).
+//
+// The question: from this position, is there any sequence of legal moves, both sides
+// cooperating, that ends with `side` checkmating the other (a helpmate)? The answer must
+// never be wrong, so there are three verdicts: winnable (a mating line was found and is
+// returned as the proof), unwinnable (proven by one of the sound arguments below) and
+// undetermined (the budget ran out first).
+//
+// The method follows the ideas published for the Chess Unwinnability Analyzer
+// (research/rules-anchors.md §1; our own code, written from the paper and README):
+//   1. material rules that need no search (the intended winner has a lone king, or only
+//      pieces that cannot mate the material the loser can ever own);
+//   2. a blocked-structure analysis (unwinnability_blocked.h): pawns that can provably
+//      never move nor be taken split the board; if no piece of the winner can ever attack
+//      a square the loser's king can ever stand on, no check, hence no mate, can happen;
+//   3. a helpmate search (mate_search.h): iterative deepening, a transposition table and
+//      "mating corner" move ordering; a line it finds is the winnable proof; when the
+//      reachable positions are few it explores all of them, which proves unwinnable.
+// Quick mode runs 1 and 2 and a small search budget; full mode gives the search
+// `node_limit` nodes.
+//
+// Not modelled, as in the analyzer: the 75-move and fivefold rules (9.6) that would cut a
+// long helpmate short. The position is taken as given: castling rights and the en passant
+// square as in the FEN.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "engine/board/position.h"
+#include "engine/rules/rule_set.h"
+
+namespace eboard::engine {
+
+enum class Verdict { kWinnable, kUnwinnable, kUndetermined };
+enum class AnalysisMode { kQuick, kFull };
+
+// Why the verdict is what it is (for logs, tests and the judge's statistics).
+enum class VerdictReason {
+  kNone,              // undetermined
+  kLoneKing,          // the winner has nothing but its king
+  kMaterial,          // the winner's pieces can never mate what the loser can own
+  kBlockedStructure,  // unwinnability_blocked.h: the loser's king can never be checked
+  kSearchExhausted,   // every reachable position was visited, none is a mate
+  kHelpmateFound,     // `line` holds the mating sequence
+  kForcedMateInOne,   // pskov: `line` reaches a position where the mate cannot be avoided
+  kStaticTable,       // static_material: the lichess table decided
+};
+
+struct Analysis {
+  Verdict verdict = Verdict::kUndetermined;
+  VerdictReason reason = VerdictReason::kNone;
+  std::uint64_t nodes = 0;  // search nodes spent
+  std::vector<Move> line;   // the helpmate (from the given position) when found by search
+};
+
+inline constexpr std::uint64_t kDefaultFullNodeLimit = 500'000;
+inline constexpr std::uint64_t kDefaultQuickNodeLimit = 0;
+
+// Can `side` checkmate by some series of legal moves from `pos` (rules.md D10
+// `fide_helpmate`)? `node_limit` bounds the search (0: no search, static reasoning only).
+Analysis analyse_winnability(const Position& pos, Color side, AnalysisMode mode,
+                             std::uint64_t node_limit);
+inline Analysis analyse_winnability(const Position& pos, Color side,
+                                    AnalysisMode mode = AnalysisMode::kFull) {
+  return analyse_winnability(
+      pos, side, mode,
+      mode == AnalysisMode::kFull ? kDefaultFullNodeLimit : kDefaultQuickNodeLimit);
+}
+
+// Dead position (5.2.2, D7): neither side can mate. kWinnable here means "not dead" (one
+// side was shown able to mate), kUnwinnable "dead", kUndetermined "not known".
+Verdict is_dead_position(const Position& pos, AnalysisMode mode, std::uint64_t node_limit);
+
+// The rule set's `mating_test` (rules.md D10): may `side` still be given a win when the
+// opponent's flag falls (or the opponent resigns)? kFideHelpmate is the analysis above;
+// kStaticMaterial the lichess/python-chess table, answered as the table says (that rule
+// set chose it; the table may call a blocked position winnable); kPskovForcedMateInOne is S4 13c(2)
+// (unwinnability_pskov.h). kUscf14e is not implemented: it answers kUndetermined.
+Analysis analyse_mating_test(const Position& pos, Color side, MatingTest test, AnalysisMode mode,
+                             std::uint64_t node_limit);
+
+// The static material table alone (step 1): kUnwinnable with its reason, or kUndetermined.
+Analysis material_verdict(const Position& pos, Color side);
+
+}  // namespace eboard::engine

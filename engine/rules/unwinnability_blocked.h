@@ -1,0 +1,49 @@
+// Blocked pawn structures: a sound over-approximation of where every unit can ever go.
+//
+// The problem: in positions like `7b/1k5B/7b/8/1p1p1p1p/1PpP1P1P/2P3K1/N7` the material
+// would mate easily, yet locked pawn chains keep each king in its own half and the bishops
+// on the wrong colour, so no check can ever be given. A search never ends in such
+// positions; a static argument is needed, and it must never be wrong.
+//
+// The argument (our own formulation of the "semi-static" idea published for the Chess
+// Unwinnability Analyzer, research/rules-anchors.md §1): pick a set F of pawns assumed to
+// stay on their squares forever. Under that assumption compute, for every other unit, a
+// superset of the squares it can ever occupy: sliders step through any square not holding
+// a pawn of F (other units may always move away or be taken), knights jump, kings step
+// but never onto a square attacked by an enemy pawn of F (that pawn is always there),
+// pawns push and capture freely and, if they can reach the last rank, may become anything.
+// Then check that F is self-consistent: each pawn of F has a pawn of F right in front (it
+// can never push), no enemy unit other than the king can ever stand on a square it
+// captures to (it can never capture, en passant included), and no enemy unit can ever
+// reach its square (it is never taken). Drop offenders and repeat: F only shrinks, so
+// this ends, at the largest consistent F.
+//
+// Why a consistent F is sound: consider the first move of any legal game from here that
+// moves or takes a pawn of F. Before it every pawn of F was in place, so (by induction
+// over the moves) every unit stayed inside its computed set, so the move is one the
+// consistency check excluded: contradiction. Hence the sets bound the whole future.
+//
+// The verdict it supports: a checkmate needs a check. If no square the loser's king can
+// ever reach is attacked from any square the winner's units can ever reach (pawns of F
+// included, since they stay), the winner can never give check, let alone mate.
+#pragma once
+
+#include "engine/board/position.h"
+
+namespace eboard::engine {
+
+struct BlockedAnalysis {
+  Bitboard frozen_pawns = 0;     // the largest consistent F (both colours)
+  Bitboard king_reach[2] = {};   // squares each king can ever stand on
+  Bitboard check_reach[2] = {};  // squares that units of a colour can ever attack
+                                 // (kings excluded: a king never gives check)
+};
+
+BlockedAnalysis analyse_blocked(const Position& pos);
+
+// True when the analysis proves that `winner` can never give check to the other king.
+inline bool never_checks(const BlockedAnalysis& a, Color winner) {
+  return (a.king_reach[~winner] & a.check_reach[winner]) == 0;
+}
+
+}  // namespace eboard::engine
