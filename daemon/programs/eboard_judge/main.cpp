@@ -1,0 +1,119 @@
+// eboard-judge: which side can still checkmate (interfaces.md §2, rules.md D10).
+// Reads every line first and validates them all, so a bad line prints nothing at all.
+#include <charconv>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "engine/board/fen.h"
+#include "engine/rules/unwinnability_analyzer.h"
+
+namespace {
+
+using eboard::engine::AnalysisMode;
+using eboard::engine::Color;
+using eboard::engine::Position;
+using eboard::engine::Verdict;
+
+constexpr const char* kUsage =
+    "usage: eboard-judge [--quick] [--max-nodes N] [FILE|-]\n"
+    "Reads one position a line (a FEN of 2 to 6 fields, optionally preceded by a label of\n"
+    "up to two characters and a space; '#' lines and blank lines are skipped) and prints\n"
+    "  W:<verdict> B:<verdict> <fen>\n"
+    "where a verdict is winnable, unwinnable or undetermined: can that side checkmate by\n"
+    "some series of legal moves (FIDE 6.9, 5.2.2)? Never a wrong winnable/unwinnable.\n"
+    "  --quick        static reasoning only (microseconds a position)\n"
+    "  --max-nodes N  search budget per side in full mode (default 500000)\n";
+
+const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::kWinnable: return "winnable";
+    case Verdict::kUnwinnable: return "unwinnable";
+    case Verdict::kUndetermined: break;
+  }
+  return "undetermined";
+}
+
+// A line is "FEN" or "LABEL FEN" with a label of one or two characters (a FEN's first
+// field is always longer: eight ranks and seven slashes).
+std::string_view strip_label(std::string_view line) {
+  std::size_t space = line.find(' ');
+  if (space != std::string_view::npos && space <= 2 && line.find('/') > space)
+    return line.substr(space + 1);
+  return line;
+}
+
+int fail(const std::string& message) {
+  std::cerr << "eboard-judge: " << message << "\n";
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  AnalysisMode mode = AnalysisMode::kFull;
+  std::uint64_t max_nodes = eboard::engine::kDefaultFullNodeLimit;
+  bool nodes_given = false;
+  std::string file = "-";
+  bool file_given = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::cout << kUsage;
+      return 0;
+    } else if (arg == "--quick") {
+      mode = AnalysisMode::kQuick;
+    } else if (arg == "--max-nodes") {
+      if (++i == argc) return fail("--max-nodes needs a number");
+      std::string_view v = argv[i];
+      auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), max_nodes);
+      if (ec != std::errc() || end != v.data() + v.size())
+        return fail("--max-nodes: not a number: " + std::string(v));
+      nodes_given = true;
+    } else if (arg.size() > 1 && arg[0] == '-') {
+      return fail("unknown option " + arg + " (see --help)");
+    } else if (file_given) {
+      return fail("more than one input file given");
+    } else {
+      file = arg;
+      file_given = true;
+    }
+  }
+  if (mode == AnalysisMode::kQuick && !nodes_given)
+    max_nodes = eboard::engine::kDefaultQuickNodeLimit;
+
+  std::ifstream in_file;
+  if (file != "-") {
+    in_file.open(file);
+    if (!in_file) return fail(file + ": cannot open");
+  }
+  std::istream& in = file == "-" ? std::cin : in_file;
+
+  std::vector<Position> positions;
+  std::vector<std::string> fens;
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    std::size_t first = line.find_first_not_of(" \t");
+    if (first == std::string::npos || line[first] == '#') continue;
+    std::string_view fen = strip_label(std::string_view(line).substr(first));
+    auto parsed = eboard::engine::parse_fen(fen, eboard::engine::FenMode::kAllowIrregular);
+    if (!parsed.ok()) {
+      std::cerr << file << ":" << number << ": " << parsed.error() << "\n";
+      return 2;
+    }
+    positions.push_back(std::move(parsed).value());
+    fens.emplace_back(fen);
+  }
+
+  eboard::engine::WinnabilityAnalyzer analyzer;
+  for (std::size_t i = 0; i < positions.size(); ++i) {
+    Verdict w = analyzer.analyse(positions[i], eboard::engine::kWhite, mode, max_nodes).verdict;
+    Verdict b = analyzer.analyse(positions[i], eboard::engine::kBlack, mode, max_nodes).verdict;
+    std::printf("W:%s B:%s %s\n", verdict_name(w), verdict_name(b), fens[i].c_str());
+  }
+  return 0;
+}
