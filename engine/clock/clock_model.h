@@ -15,7 +15,9 @@
 // before (so at a period change it is the new period's increment that is credited).
 // Periods change per side at the press completing the period's moves (`by_move_count`,
 // using the daemon's board-based move count, never the clock's press count), or for both
-// sides at once when either clock reaches zero (`on_zero`).
+// sides at once when either clock reaches zero (`on_zero`). A press without a move (D6)
+// is still a press: like the hardware, the model credits the increment and passes the
+// turn; the arbiter sets the clocks afterwards if the rule set says so (7.1, adjust()).
 //
 // A hardware clock is authoritative (6.10.1): observe() reports differences beyond the
 // tolerance as ClockMismatch and adopts the clock's times; move counts are compared but
@@ -59,7 +61,7 @@ class ClockModel {
  public:
   ClockModel(TimeControl control, ClockOptions options);
 
-  // 6.6: `first` (normally White) starts running at `now`. Only the first call counts.
+  // 6.6: `first` (normally White) starts running at `now`. Later calls only catch up.
   std::vector<ClockEvent> start(ClockTime now, Color first = kWhite);
 
   // A lever press by `side`. `moves_completed` is that side's count of completed moves

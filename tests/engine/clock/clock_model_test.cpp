@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/rules/rule_params.h"
 #include "tests/engine/clock/clock_test_util.h"
 
 namespace eboard::engine {
@@ -231,6 +232,28 @@ TEST(ClockModel, EveryCallCatchesUp) {
   const auto flags = events_of<FlagFall>(clock.start(sec(20)));  // a second start is ignored
   ASSERT_EQ(flags.size(), 1u);
   EXPECT_EQ(flags[0].at, sec(10));
+}
+
+// Scenarios 41/42 the way a script sets them: the rule set's default clock and a param line.
+TEST(ClockModel, ParamLineDrivesTheClock) {
+  RuleSet rules = rule_set_by_name("fide-blitz").value();
+  ASSERT_FALSE(apply_param(rules, "increment_credit", "press_only"));
+  ClockModel clock(parse_time_control(rules.default_clock).value(), clock_options(rules));
+  (void)clock.start(sec(0));
+  EXPECT_EQ(clock.remaining(kWhite, sec(0)), min_sec(3, 0));
+  (void)clock.press(kWhite, sec(5), 1);
+  EXPECT_EQ(clock.remaining(kWhite, sec(5)), min_sec(2, 57));
+}
+
+// D6: a press without a move is still a press for the clock (the arbiter corrects, 7.1).
+TEST(ClockModel, PressWithoutMoveStillCreditsTheIncrement) {
+  ClockModel clock = clock_for("180+2", press_only());
+  (void)clock.start(sec(0));
+  const auto events = clock.press(kWhite, sec(1), 0);
+  EXPECT_EQ(events_of<IncrementCredited>(events).size(), 1u);
+  EXPECT_EQ(clock.remaining(kWhite, sec(1)), sec(181));
+  EXPECT_EQ(clock.moves_completed(kWhite), 0);
+  EXPECT_EQ(clock.running(), kBlack);
 }
 
 }  // namespace
