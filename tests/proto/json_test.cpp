@@ -2,6 +2,8 @@
 // representative events (names, defaults printed, enums by name), and JSON round trips.
 #include "eboard/v1/json.h"
 
+#include <google/protobuf/descriptor.h>
+#include <google/protobuf/util/json_util.h>
 #include <gtest/gtest.h>
 
 #include <string>
@@ -152,6 +154,109 @@ TEST(JsonLine, FrameJsonForTheWebSocket) {
   const auto parsed = frame_from_json(line);
   ASSERT_TRUE(parsed.ok()) << parsed.error();
   EXPECT_EQ(parsed.value().ack().code(), eboard::v1::ACK_ERROR_UNKNOWN_BOARD);
+}
+
+// The printer against libprotobuf's own (json.cpp says why there are two).
+std::string reference_json(const google::protobuf::Message& message) {
+  google::protobuf::util::JsonPrintOptions options;
+  options.always_print_primitive_fields = true;
+  std::string line;
+  EXPECT_TRUE(google::protobuf::util::MessageToJsonString(message, &line, options).ok());
+  return line;
+}
+
+// Sets every field to a value unlike its default; of each oneof only the member number
+// `choice` (modulo the oneof's size), recursively.
+void fill(google::protobuf::Message& message, int choice) {
+  using google::protobuf::FieldDescriptor;
+  const auto* type = message.GetDescriptor();
+  const auto* reflection = message.GetReflection();
+  for (int i = 0; i < type->field_count(); ++i) {
+    const FieldDescriptor* field = type->field(i);
+    if (const auto* oneof = field->real_containing_oneof();
+        oneof != nullptr && oneof->field(choice % oneof->field_count()) != field) {
+      continue;
+    }
+    const int copies = field->is_repeated() ? 2 : 1;
+    for (int k = 0; k < copies; ++k) {
+      const std::string text = "x\"<>\\\n\u00e9\u2028" + std::to_string(i + k);
+      switch (field->cpp_type()) {
+        case FieldDescriptor::CPPTYPE_INT32:
+          field->is_repeated() ? reflection->AddInt32(&message, field, -7 - i)
+                               : reflection->SetInt32(&message, field, -7 - i);
+          break;
+        case FieldDescriptor::CPPTYPE_UINT32:
+          field->is_repeated() ? reflection->AddUInt32(&message, field, 4000000000u + i)
+                               : reflection->SetUInt32(&message, field, 4000000000u + i);
+          break;
+        case FieldDescriptor::CPPTYPE_BOOL:
+          field->is_repeated() ? reflection->AddBool(&message, field, true)
+                               : reflection->SetBool(&message, field, true);
+          break;
+        case FieldDescriptor::CPPTYPE_STRING:
+          field->is_repeated() ? reflection->AddString(&message, field, text)
+                               : reflection->SetString(&message, field, text);
+          break;
+        case FieldDescriptor::CPPTYPE_ENUM: {
+          const auto* type = field->enum_type();
+          const int number = type->value(type->value_count() - 1)->number();
+          field->is_repeated() ? reflection->AddEnumValue(&message, field, number)
+                               : reflection->SetEnumValue(&message, field, number);
+          break;
+        }
+        case FieldDescriptor::CPPTYPE_MESSAGE:
+          fill(field->is_repeated() ? *reflection->AddMessage(&message, field)
+                                    : *reflection->MutableMessage(&message, field),
+               choice);
+          break;
+        default:
+          ADD_FAILURE() << "unexpected type of " << field->full_name();
+      }
+    }
+  }
+}
+
+TEST(JsonLine, MatchesLibprotobufForEveryKindFilledAndEmpty) {
+  const auto* kinds = Event::descriptor()->FindOneofByName("kind");
+  for (int choice = 0; choice < kinds->field_count(); ++choice) {
+    Event filled;
+    fill(filled, choice);
+    EXPECT_EQ(to_json_line(filled), reference_json(filled));
+    Event empty;
+    empty.GetReflection()->MutableMessage(&empty, kinds->field(choice));
+    EXPECT_EQ(to_json_line(empty), reference_json(empty));
+  }
+  EXPECT_EQ(to_json_line(Event()), reference_json(Event()));
+}
+
+TEST(JsonLine, MatchesLibprotobufForEveryFrameAndCommand) {
+  // 13 command actions and 7 frame kinds: every pair of choices modulo both is reached.
+  for (int choice = 0; choice < 7 * 13; ++choice) {
+    eboard::v1::Frame frame;
+    fill(frame, choice);
+    EXPECT_EQ(to_json_line(frame), reference_json(frame)) << "choice " << choice;
+  }
+}
+
+TEST(JsonLine, EscapesLikeLibprotobuf) {
+  std::string text;
+  for (int c = 1; c < 128; ++c) text += static_cast<char>(c);
+  // Code points around the ones libprotobuf escapes, in UTF-8.
+  text += "\u0080\u009f\u00a0\u00ac\u00ad\u00ae\u05ff\u0600\u0603\u0604\u06dd\u070f";
+  text += "\u17b4\u17b5\u200a\u200b\u200f\u2027\u2028\u202e\u202f\u2060\u2064\u2065";
+  text += "\u206a\u206f\ufefe\ufeff\ufff9\ufffb\ufffc\U0001d172\U0001d173\U0001d17a";
+  text += "\U0001d17b\U000e0000\U000e0001\U000e0020\U000e007f\U000e0080\U0001f600\u00e9";
+  Event event;
+  event.set_board_id(text);
+  EXPECT_EQ(to_json_line(event), reference_json(event));
+  EXPECT_NE(to_json_line(event).find(R"(\ud834\udd73)"), std::string::npos);
+}
+
+TEST(JsonLine, UnknownEnumNumberPrintsAsNumber) {
+  Event event;
+  event.set_visibility(static_cast<eboard::v1::Visibility>(42));
+  EXPECT_EQ(to_json_line(event), reference_json(event));
+  EXPECT_NE(to_json_line(event).find(R"("visibility":42)"), std::string::npos);
 }
 
 }  // namespace

@@ -15,12 +15,14 @@
 
 namespace eboard::proto {
 
-// One line of JSON without the trailing newline. Cannot fail for this schema's messages
-// (the status is asserted). Bytes of a string field that are not valid UTF-8 are
-// dropped by libprotobuf, which logs an error: strings are ours (FEN, SAN, names from
-// the configuration), so that is a bug upstream, not input to handle.
+// One line of JSON without the trailing newline: what libprotobuf's MessageToJsonString
+// prints with always_print_primitive_fields, byte for byte, about 30 times faster
+// (json.cpp). Bytes of a string field that are not valid UTF-8 are dropped, as
+// libprotobuf does; our strings (FEN, SAN, configured names) never contain any.
 std::string to_json_line(const eboard::v1::Event& event);
 std::string to_json_line(const eboard::v1::Frame& frame);
+// Any message of the eboard.v1 schema (Snapshot for MQTT's retained state, Command ...).
+std::string to_json_line(const google::protobuf::Message& message);
 
 // Reads a line printed by to_json_line (or any JSON form of the mapping: unknown field
 // names are an error, so a misspelt golden file fails loudly).
