@@ -19,6 +19,8 @@ template <class... Ts>
 struct Overloaded : Ts... {
   using Ts::operator()...;
 };
+template <class... Ts>
+Overloaded(Ts...) -> Overloaded<Ts...>;  // clang 14 has no aggregate deduction
 
 // h:mm:ss from a hours byte (low nibble) and BCD minutes/seconds; nullopt when invalid.
 std::optional<Millis> decode_time(std::uint8_t hours, std::uint8_t minutes, std::uint8_t seconds) {

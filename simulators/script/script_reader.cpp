@@ -124,8 +124,23 @@ BodyResult need_side(const Words& w, std::size_t count, auto make) {
   return make(*side);
 }
 
+// Names and values other than a tag's value are single plain words (no blanks, quotes,
+// `#`, backslashes or control characters), so that writing them back needs no quoting.
+bool plain(const std::string& word) {
+  if (word.empty()) return false;
+  for (char c : word) {
+    if (static_cast<unsigned char>(c) <= ' ' || c == '"' || c == '#' || c == '\\' || c == 0x7F) {
+      return false;
+    }
+  }
+  return true;
+}
+
 BodyResult parse_header(const Words& w) {
   const std::string& key = w[0];
+  for (std::size_t k = 1; k < w.size(); ++k) {
+    if (!plain(w[k]) && !(key == "tag" && k == 2)) return fail("bad word in '" + key + "' line");
+  }
   if (key == "board" || key == "rules" || key == "clock") {
     if (w.size() != 2) return fail("'" + key + "' takes one value");
     if (key == "board") return Body{BoardId{w[1]}};

@@ -11,10 +11,12 @@ template <class... Ts>
 struct Overloaded : Ts... {
   using Ts::operator()...;
 };
+template <class... Ts>
+Overloaded(Ts...) -> Overloaded<Ts...>;  // clang 14 has no aggregate deduction
 
 // Words that the reader would split or take as a comment go in quotes.
 std::string quote_if_needed(const std::string& text) {
-  if (!text.empty() && text.find_first_of(" \t\"#\\") == std::string::npos) return text;
+  if (!text.empty() && text.find_first_of(" \t\r\"#\\") == std::string::npos) return text;
   std::string out = "\"";
   for (char c : text) {
     if (c == '"' || c == '\\') out += '\\';

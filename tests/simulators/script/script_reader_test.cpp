@@ -182,3 +182,14 @@ TEST(ScriptReader, ClassifiesStatements) {
 
 }  // namespace
 }  // namespace eboard::script
+
+namespace eboard::script {
+namespace {
+// Found by fuzz_script: a quoted tag name with a blank did not survive writing back.
+TEST(ScriptReader, HeaderWordsMustBePlain) {
+  EXPECT_EQ(std::get<LineError>(parse_line("tag \"a b\" c")).message, "bad word in 'tag' line");
+  EXPECT_EQ(std::get<LineError>(parse_line("board \"x#\"")).message, "bad word in 'board' line");
+  EXPECT_TRUE(std::holds_alternative<Statement>(parse_line("tag Event \"a b\"")));
+}
+}  // namespace
+}  // namespace eboard::script
