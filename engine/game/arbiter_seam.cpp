@@ -1,0 +1,48 @@
+#include "engine/game/arbiter_seam.h"
+
+#include "engine/board/fen.h"
+#include "engine/game/game_tracker.h"
+
+namespace eboard::engine {
+
+PressClass Arbiter::classify_press_without_move(const GameTracker& game, Color) {
+  return game.rules().press_without_move == PressWithoutMove::kIllegal ? PressClass::kIllegal
+                                                                        : PressClass::kRestartAllowed;
+}
+
+void Arbiter::on_move_completed(GameTracker&, const GameEvent&, std::chrono::milliseconds, GameEvents&) {}
+
+// 7.5.1: the position before the irregularity is to be reinstated; the full arbiter
+// adds the penalty ladder (D5) on top.
+void Arbiter::on_illegal_completed(GameTracker& game, const GameEvent& completed,
+                                   std::chrono::milliseconds now, GameEvents& out) {
+  if (completed.reason == IllegalReason::kPressWithoutMove) return;
+  GameEvent e;
+  e.kind = GameEventKind::kRestoreRequested;
+  e.at_ms = now.count();
+  e.visibility = game.irregularity_visibility();
+  e.fen = to_fen(game.committed());
+  e.squares.clear();
+  for (Bitboard b = differing_squares(game.committed(), game.recognizer().sensed(),
+                                      game.recognizer().keys());
+       b;)
+    e.squares.push_back(square_name(pop_lsb(b)));
+  e.description = "reinstate the position before the illegal move";
+  e.articles = {"7.5.1"};
+  out.push_back(std::move(e));
+}
+
+void Arbiter::on_flag(GameTracker&, Color, std::chrono::milliseconds, GameEvents&) {}
+
+void Arbiter::on_operator(GameTracker& game, const OperatorAction& action,
+                          std::chrono::milliseconds now, GameEvents& out) {
+  switch (action.kind) {
+    case OperatorAction::Kind::kAddTime:
+      game.adjust_clock(now, action.side, action.amount, out);
+      break;
+    default:
+      break;  // claims, resignations, rulings: the rules part of the arbiter
+  }
+}
+
+}  // namespace eboard::engine

@@ -1,0 +1,43 @@
+// Where the arbiter's rules (rules.md D1, D5-D14: penalty ladders, claims, windows,
+// results on flags) plug into a GameTracker. The tracker recognises and completes moves
+// (D2, D3, D7 checkmate/stalemate) and counts completed illegal moves per player; every
+// decision that depends on the rule set's penalties and claims is made here.
+//
+// The base class is the minimal arbiter the tracker runs with when no other is given:
+// presses without a move are classified by `press_without_move` (D6), a completed
+// illegal move asks for the committed position to be restored (7.5.1) and nothing else,
+// operator lines other than pause/resume/add-time are ignored. A full arbiter derives
+// from it and uses GameTracker's public mutators (end_game, replace_committed,
+// adjust_clock) to act.
+#pragma once
+
+#include "engine/clock/clock_events.h"
+#include "engine/game/game_event.h"
+#include "engine/game/operator_action.h"
+
+namespace eboard::engine {
+
+class GameTracker;
+
+class Arbiter {
+ public:
+  virtual ~Arbiter() = default;
+
+  // A press by `side` with nothing new on the board (D6, 7.5.3).
+  virtual PressClass classify_press_without_move(const GameTracker& game, Color side);
+  // After moveCompleted (and its clock events) was emitted.
+  virtual void on_move_completed(GameTracker& game, const GameEvent& completed,
+                                 std::chrono::milliseconds now, GameEvents& out);
+  // After illegalMoveCompleted was emitted (the count already includes it). The
+  // committed position is unchanged; the clock model has taken the press.
+  virtual void on_illegal_completed(GameTracker& game, const GameEvent& completed,
+                                    std::chrono::milliseconds now, GameEvents& out);
+  // A decisive flag fall from the clock model or a `flag` line (D10).
+  virtual void on_flag(GameTracker& game, Color side, std::chrono::milliseconds now,
+                       GameEvents& out);
+  // An operator line (claims, resignations, rulings, ...).
+  virtual void on_operator(GameTracker& game, const OperatorAction& action,
+                           std::chrono::milliseconds now, GameEvents& out);
+};
+
+}  // namespace eboard::engine

@@ -1,0 +1,32 @@
+#include "engine/game/game_event.h"
+
+namespace eboard::engine {
+
+const char* game_event_kind_name(GameEventKind kind) {
+  switch (kind) {
+    case GameEventKind::kGameStarted: return "gameStarted";
+    case GameEventKind::kMoveTentative: return "moveTentative";
+    case GameEventKind::kMoveWithdrawn: return "moveWithdrawn";
+    case GameEventKind::kIllegalMovePending: return "illegalMovePending";
+    case GameEventKind::kIllegalMoveCorrected: return "illegalMoveCorrected";
+    case GameEventKind::kMoveCompleted: return "moveCompleted";
+    case GameEventKind::kIllegalMoveCompleted: return "illegalMoveCompleted";
+    case GameEventKind::kClockPressWithoutMove: return "clockPressWithoutMove";
+    case GameEventKind::kRestoreRequested: return "restoreRequested";
+    case GameEventKind::kClock: return "clock";
+    case GameEventKind::kFlagFell: return "flagFell";
+    case GameEventKind::kGameEnded: return "gameEnded";
+    case GameEventKind::kTouchMoveViolation: return "touchMoveViolation";
+    case GameEventKind::kSetupIrregular: return "setupIrregular";
+    case GameEventKind::kPositionChanged: return "positionChanged";
+    case GameEventKind::kIncrementCredited: return "incrementCredited";
+    case GameEventKind::kDelayWindow: return "delayWindow";
+    case GameEventKind::kPeriodStarted: return "periodStarted";
+    case GameEventKind::kTimeControlMissed: return "timeControlMissed";
+    case GameEventKind::kClockMismatch: return "clockMismatch";
+    case GameEventKind::kSquareChanged: return "squareChanged";
+  }
+  return "";
+}
+
+}  // namespace eboard::engine

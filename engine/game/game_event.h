@@ -1,0 +1,127 @@
+// The engine's domain events: one GameEvent per fact a GameTracker learns about its game.
+// They mirror the kinds of interfaces.md §4 / proto/eboard/v1/event.proto that the
+// engine produces, field for field, without depending on Protobuf (engine/ links the
+// standard library only); daemon/event_mapping.h turns them into eboard.v1.Event.
+//
+// One flat struct rather than a variant of many: most kinds share most fields (side,
+// uci, san, fen, description), consumers switch on `kind`, and a field a kind does not
+// use keeps its default. The envelope's `seq` and `boardId` are the caller's: the
+// tracker leaves numbering to whoever publishes (the daemon's journal, eboard-replay).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "engine/board/types.h"
+#include "engine/recognize/illegal_analysis.h"
+
+namespace eboard::engine {
+
+enum class GameEventKind : std::uint8_t {
+  kGameStarted,
+  kMoveTentative,
+  kMoveWithdrawn,
+  kIllegalMovePending,
+  kIllegalMoveCorrected,
+  kMoveCompleted,
+  kIllegalMoveCompleted,
+  kClockPressWithoutMove,
+  kRestoreRequested,
+  kClock,
+  kFlagFell,
+  kGameEnded,
+  kTouchMoveViolation,
+  kSetupIrregular,
+  kPositionChanged,
+  kIncrementCredited,
+  kDelayWindow,
+  kPeriodStarted,
+  kTimeControlMissed,
+  kClockMismatch,
+  kSquareChanged,
+};
+
+enum class EventVisibility : std::uint8_t { kPublic, kArbiter };  // rules.md D14
+
+enum class CompletionKind : std::uint8_t { kClockPress, kGameEnd, kNextMove, kArbiter };
+
+enum class PressClass : std::uint8_t { kIllegal, kRestartAllowed, kNeedsRuling };  // D6
+
+// gameEnded.termination (interfaces.md §4), without the TERMINATION_ prefix.
+enum class TerminationKind : std::uint8_t {
+  kCheckmate, kStalemate, kTimeForfeit, kTimeoutVsInsufficient, kBothFlags, kIllegalMove,
+  kFivefoldRepetition, kSeventyFiveMoves, kDeadPosition, kAgreement, kResignation, kArbiter,
+  kThreefoldClaim, kFiftyMoveClaim, kIllegalMoveClaim, kIllegalPosition, kPenaltyLadder,
+};
+
+// setupIrregular.kind (rules.md D1).
+enum class SetupIrregularKind : std::uint8_t { kWrongPosition, kBoardRotated };
+
+struct GameEvent {
+  GameEventKind kind = GameEventKind::kGameStarted;
+  std::int64_t at_ms = 0;
+  EventVisibility visibility = EventVisibility::kPublic;
+  std::vector<std::string> articles;  // rules.md / Laws articles the event relies on
+
+  std::optional<Color> side;  // mover, offender, presser, flagged side, ... per kind
+  std::string uci;
+  std::string san;
+  std::string fen;  // after the move; the start position; the position to restore
+  std::string description;
+  std::vector<std::string> squares;
+
+  // moveTentative / moveCompleted
+  int ply = 0;  // moveCompleted: half-move number in the game, from 1
+  CompletionKind completion = CompletionKind::kClockPress;
+  std::int64_t first_seen_ms = 0;
+  bool slid_through = false;
+  bool taken_back = false;
+  bool piece_missing = false;
+
+  // clocks (moveCompleted, clock, gameStarted)
+  std::int64_t white_ms = 0;
+  std::int64_t black_ms = 0;
+  std::optional<Color> running;  // clock: whose clock runs; empty = nobody
+  bool paused = false;
+  int white_period = 1;
+  int black_period = 1;
+
+  // illegal moves
+  IllegalReason reason = IllegalReason::kUnexplained;
+  int count = 0;  // illegalMoveCompleted: this player's count so far (D3, D6)
+  PressClass classification = PressClass::kIllegal;
+
+  // gameEnded
+  std::string result;
+  TerminationKind termination = TerminationKind::kArbiter;
+  bool proposed = false;
+
+  // gameStarted
+  std::string rules;
+  std::string time_control;
+  std::vector<std::pair<std::string, std::string>> tags;
+  std::vector<std::pair<std::string, std::string>> params;
+
+  // clock details (flagFell, periodStarted, incrementCredited, delayWindow,
+  // timeControlMissed, clockMismatch)
+  int period = 0;
+  int moves_completed = 0;
+  int moves_required = 0;
+  bool first = false;
+  std::int64_t amount_ms = 0;  // increment, delay or period time added
+  std::string clock_field;     // clockMismatch: "white_ms", "black_ms", "white_moves", ...
+  std::int64_t clock_value = 0;
+  std::int64_t model_value = 0;
+
+  SetupIrregularKind setup_kind = SetupIrregularKind::kWrongPosition;
+  std::string piece;  // squareChanged: FEN letter, "" when emptied, "?", "1" "2" "3"
+};
+
+using GameEvents = std::vector<GameEvent>;
+
+const char* game_event_kind_name(GameEventKind kind);  // "moveCompleted", ...
+
+}  // namespace eboard::engine

@@ -1,0 +1,310 @@
+#include "engine/game/game_tracker.h"
+
+#include "engine/board/fen.h"
+#include "engine/board/notation.h"
+
+namespace eboard::engine {
+namespace {
+
+RecognizerTiming timing_of(const RuleSet& rules) {
+  return {rules.debounce, rules.unexplained_timeout, rules.game_end_stable};
+}
+
+std::int64_t ms(Millis t) { return t.count(); }
+
+}  // namespace
+
+GameTracker::GameTracker(TrackerConfig config, Arbiter* arbiter)
+    : config_(std::move(config)),
+      arbiter_(arbiter ? arbiter : &default_arbiter_),
+      recognizer_(config_.start, timing_of(config_.rules), config_.sensing),
+      clock_(config_.time_control, clock_options(config_.rules)) {
+  for (int s = 0; s < kSquareCount; ++s) raw_[s] = config_.start.piece_on(Square(s));
+}
+
+EventVisibility GameTracker::irregularity_visibility() const {
+  return config_.rules.irregularity_visibility == IrregularityVisibility::kArbiterOnly
+             ? EventVisibility::kArbiter
+             : EventVisibility::kPublic;
+}
+
+GameEvent GameTracker::event(GameEventKind kind, Millis at) const {
+  GameEvent e;
+  e.kind = kind;
+  e.at_ms = ms(at);
+  return e;
+}
+
+// 6.6: the game starts at the first timed input, with White's clock (or the side to
+// move's, from a set-up position) running.
+void GameTracker::ensure_started(Millis now, GameEvents& out) {
+  if (started_) return;
+  started_ = true;
+  const Color first = config_.start.side_to_move();
+  std::vector<ClockEvent> ce = clock_.start(now, first);
+  GameEvent e = event(GameEventKind::kGameStarted, now);
+  e.fen = to_fen(config_.start);
+  e.rules = config_.rules.name;
+  e.time_control = format_time_control(config_.time_control);
+  e.tags = config_.tags;
+  e.params = config_.params;
+  e.white_ms = ms(clock_.remaining(kWhite, now));
+  e.black_ms = ms(clock_.remaining(kBlack, now));
+  out.push_back(std::move(e));
+  clock_events(ce, out);
+}
+
+void GameTracker::placement(Millis now, const std::array<SquareCode, kSquareCount>& codes,
+                            GameEvents& out) {
+  ensure_started(now, out);
+  advance(now, out);
+  if (config_.report_square_changes) {
+    for (int s = 0; s < kSquareCount; ++s) {
+      if (raw_[s] == codes[s]) continue;
+      GameEvent e = event(GameEventKind::kSquareChanged, now);
+      e.squares.push_back(square_name(Square(s)));
+      if (codes[s] != kEmptyCode) e.piece = std::string(1, square_code_to_char(codes[s]));
+      out.push_back(std::move(e));
+    }
+  }
+  raw_ = codes;
+  if (ended_) return;
+  scratch_.clear();
+  recognizer_.sense_placement(codes, now, scratch_);
+  translate(out);
+}
+
+void GameTracker::square(Millis now, Square s, SquareCode code, GameEvents& out) {
+  ensure_started(now, out);
+  advance(now, out);
+  if (config_.report_square_changes && raw_[s] != code) {
+    GameEvent e = event(GameEventKind::kSquareChanged, now);
+    e.squares.push_back(square_name(s));
+    if (code != kEmptyCode) e.piece = std::string(1, square_code_to_char(code));
+    out.push_back(std::move(e));
+  }
+  raw_[s] = code;
+  if (ended_) return;
+  scratch_.clear();
+  recognizer_.sense_square(s, code, now, scratch_);
+  translate(out);
+}
+
+void GameTracker::lever(Millis now, Color side, GameEvents& out) {
+  ensure_started(now, out);
+  advance(now, out);
+  if (ended_) return;
+  // D3: a press by the side whose clock does not run is ignored for move logic.
+  if (clock_.paused() || clock_.running() != side) {
+    clock_events(clock_.press(side, now, moves_completed_[side]), out);
+    return;
+  }
+  if (side != committed().side_to_move()) return press_without_move(now, side, out);
+  const PressVerdict verdict = recognizer_.judge_press(now);
+  switch (verdict.kind) {
+    case PressVerdict::Kind::kLegal:
+      return complete_move(now, verdict, CompletionKind::kClockPress, out);
+    case PressVerdict::Kind::kIllegal:
+      return complete_illegal(now, side, verdict.illegal, out);
+    case PressVerdict::Kind::kNothing:
+      return press_without_move(now, side, out);
+  }
+}
+
+void GameTracker::complete_move(Millis now, const PressVerdict& verdict, CompletionKind how,
+                                GameEvents& out) {
+  const Position& before = committed();
+  const Color side = before.side_to_move();
+  const Move m = verdict.move;
+  GameEvent e = event(GameEventKind::kMoveCompleted, now);
+  e.side = side;
+  e.uci = to_uci(m);
+  e.san = to_san(before, m);
+  e.completion = how;
+  e.first_seen_ms = ms(verdict.provenance.first_seen);
+  e.slid_through = verdict.provenance.slid_through;
+  e.taken_back = verdict.provenance.taken_back;
+  e.piece_missing = verdict.provenance.piece_missing;
+  e.articles = {how == CompletionKind::kGameEnd ? "6.2.1.1" : "6.2.1"};
+  GameEvents touch;
+  const Square rook_square = make_square(file_of(m.to()) == 6 ? 7 : 0, rank_of(m.from()));
+  if (verdict.provenance.rook_first || verdict.provenance.released_other) {
+    GameEvent t = event(GameEventKind::kTouchMoveViolation, now);
+    t.visibility = EventVisibility::kArbiter;
+    t.side = side;
+    t.uci = e.uci;
+    t.articles = {verdict.provenance.rook_first ? "4.4.2" : "4.7"};
+    t.squares.push_back(square_name(verdict.provenance.rook_first ? rook_square
+                                                                  : verdict.provenance.released_other.from()));
+    t.description = verdict.provenance.rook_first
+                        ? "castled with the rook moved first"
+                        : "released move " + to_uci(verdict.provenance.released_other) +
+                              " changed to " + e.uci + " before the press";
+    touch.push_back(std::move(t));
+  }
+  scratch_.clear();
+  recognizer_.commit(m, now, scratch_);
+  ++moves_completed_[side];
+  e.ply = int(moves_.size()) + 1;
+  e.fen = to_fen(committed());
+  std::vector<ClockEvent> ce = how == CompletionKind::kClockPress
+                                   ? clock_.press(side, now, moves_completed_[side])
+                                   : clock_.stop(now);
+  e.white_ms = ms(clock_.remaining(kWhite, now));
+  e.black_ms = ms(clock_.remaining(kBlack, now));
+  moves_.push_back({m, side, ms(now), side == kWhite ? e.white_ms : e.black_ms});
+  out.push_back(e);
+  for (GameEvent& t : touch) out.push_back(std::move(t));
+  clock_events(ce, out);
+  if (verdict.game_end != GameEndKind::kNone) {
+    const bool mate = verdict.game_end == GameEndKind::kCheckmate;
+    end_game(now, mate ? (side == kWhite ? "1-0" : "0-1") : "1/2-1/2",
+             mate ? TerminationKind::kCheckmate : TerminationKind::kStalemate, false,
+             mate ? "checkmate" : "stalemate", out);
+    return;
+  }
+  clock_update(now, out);
+  translate(out);
+  arbiter_->on_move_completed(*this, e, now, out);
+}
+
+void GameTracker::complete_illegal(Millis now, Color side, const IllegalAnalysis& a, GameEvents& out) {
+  GameEvent e = event(GameEventKind::kIllegalMoveCompleted, now);
+  e.visibility = irregularity_visibility();
+  e.side = side;
+  e.reason = a.reason;
+  e.description = a.description;
+  e.count = ++illegal_counts_[side];
+  if (a.from != kNoSquare && a.to != kNoSquare) e.uci = square_name(a.from) + square_name(a.to);
+  e.articles = {a.reason == IllegalReason::kPromotionIncomplete ? "7.5.2" : "7.5.1"};
+  out.push_back(e);
+  clock_events(clock_.press(side, now, moves_completed_[side]), out);
+  clock_update(now, out);
+  arbiter_->on_illegal_completed(*this, e, now, out);
+}
+
+void GameTracker::press_without_move(Millis now, Color side, GameEvents& out) {
+  GameEvent e = event(GameEventKind::kClockPressWithoutMove, now);
+  e.visibility = irregularity_visibility();
+  e.side = side;
+  e.classification = arbiter_->classify_press_without_move(*this, side);
+  e.articles = {"7.5.3"};
+  out.push_back(e);
+  if (e.classification == PressClass::kIllegal) {
+    GameEvent i = event(GameEventKind::kIllegalMoveCompleted, now);
+    i.visibility = e.visibility;
+    i.side = side;
+    i.reason = IllegalReason::kPressWithoutMove;
+    i.description = "clock pressed without a move";
+    i.count = ++illegal_counts_[side];
+    i.articles = {"7.5.3"};
+    out.push_back(i);
+    clock_events(clock_.press(side, now, moves_completed_[side]), out);
+    clock_update(now, out);
+    arbiter_->on_illegal_completed(*this, i, now, out);
+    return;
+  }
+  clock_events(clock_.press(side, now, moves_completed_[side]), out);
+  clock_update(now, out);
+}
+
+void GameTracker::clock_reading(Millis now, const ClockReading& reading, GameEvents& out) {
+  ensure_started(now, out);
+  advance(now, out);
+  if (ended_) return;
+  clock_events(clock_.observe(reading, now), out);
+}
+
+void GameTracker::flag(Millis now, Color side, GameEvents& out) {
+  ensure_started(now, out);
+  advance(now, out);
+  if (ended_ || flag_reported_[side]) return;
+  flag_reported_[side] = true;
+  GameEvent e = event(GameEventKind::kFlagFell, now);
+  e.visibility = irregularity_visibility();
+  e.side = side;
+  e.period = clock_.period(side);
+  e.moves_completed = moves_completed_[side];
+  e.first = !flag_reported_[~side];
+  e.articles = {"6.8"};
+  out.push_back(e);
+  arbiter_->on_flag(*this, side, now, out);
+}
+
+void GameTracker::operator_action(Millis now, const OperatorAction& action, GameEvents& out) {
+  ensure_started(now, out);
+  advance(now, out);
+  if (ended_) return;
+  arbiter_->on_operator(*this, action, now, out);
+}
+
+void GameTracker::advance(Millis now, GameEvents& out) {
+  if (!started_ || ended_) return;
+  // Deadlines in time order: the recognizer's and the clock's interleave.
+  for (;;) {
+    const std::optional<Millis> r = recognizer_.next_deadline();
+    const std::optional<Millis> c = clock_.next_deadline();
+    if ((!r || *r > now) && (!c || *c > now)) break;
+    if (r && *r <= now && (!c || *r <= *c)) {
+      scratch_.clear();
+      recognizer_.advance(*r, scratch_);
+      translate(out);
+    } else {
+      clock_events(clock_.advance(*c), out);
+    }
+    if (ended_) return;
+  }
+}
+
+std::optional<Millis> GameTracker::next_deadline() const {
+  if (!started_ || ended_) return std::nullopt;
+  const std::optional<Millis> r = recognizer_.next_deadline();
+  const std::optional<Millis> c = clock_.next_deadline();
+  if (!r) return c;
+  if (!c) return r;
+  return std::min(*r, *c);
+}
+
+void GameTracker::end_game(Millis now, const std::string& result, TerminationKind termination,
+                           bool proposed, const std::string& description, GameEvents& out) {
+  GameEvent e = event(GameEventKind::kGameEnded, now);
+  e.result = result;
+  e.termination = termination;
+  e.proposed = proposed;
+  e.description = description;
+  out.push_back(std::move(e));
+  if (proposed) return;
+  ended_ = true;
+  result_ = result;
+  clock_events(clock_.stop(now), out);
+  clock_update(now, out);
+}
+
+void GameTracker::replace_committed(Millis now, const Position& pos, const std::string& description,
+                                    GameEvents& out) {
+  GameEvent e = event(GameEventKind::kPositionChanged, now);
+  e.fen = to_fen(pos);
+  e.description = description;
+  out.push_back(std::move(e));
+  scratch_.clear();
+  recognizer_.replace_committed(pos, now, scratch_);
+  translate(out);
+}
+
+void GameTracker::adjust_clock(Millis now, Color side, Millis delta, GameEvents& out) {
+  clock_events(clock_.adjust(side, delta, now), out);
+  clock_update(now, out);
+}
+
+void GameTracker::clock_update(Millis now, GameEvents& out) {
+  GameEvent e = event(GameEventKind::kClock, now);
+  e.white_ms = ms(clock_.remaining(kWhite, now));
+  e.black_ms = ms(clock_.remaining(kBlack, now));
+  e.running = clock_.running();
+  e.paused = clock_.paused();
+  e.white_period = clock_.period(kWhite);
+  e.black_period = clock_.period(kBlack);
+  out.push_back(std::move(e));
+}
+
+}  // namespace eboard::engine

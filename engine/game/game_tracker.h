@@ -1,0 +1,122 @@
+// GameTracker: one board's game. It owns the committed position (through the
+// MoveRecognizer), the clock model and the move list, consumes timed sensor input and
+// emits domain events (game_event.h).
+//
+// Time is injected: every call takes `now` (milliseconds since the game's start, the
+// board's time source, non-decreasing). The tracker reports its next deadline (debounce,
+// restore request, game end on the board, result gesture, flag fall, delay end); the
+// caller calls advance() then. Events are appended to `out` in the order they happened;
+// `seq` numbering is the caller's (eboard-replay numbers from 1, the daemon journals).
+//
+// Completion (rules.md D3): a press by the side whose clock runs completes what stands on
+// the board, judged against the committed position at that instant: a legal move
+// (moveCompleted), an illegal one (illegalMoveCompleted, counted per player), or nothing
+// (clockPressWithoutMove, and illegalMoveCompleted too when the rule set treats it as an
+// illegal act, D6). A press by the side not on move while its clock runs (after an
+// irregular press) is a press without a move. Presses by the side whose clock does not
+// run are ignored (D3). Checkmate and stalemate complete without a press after
+// `game_end_stable` (D2, D7, 6.2.1.1). Everything the rule set decides beyond that goes
+// through the Arbiter (arbiter_seam.h).
+#pragma once
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/board/position.h"
+#include "engine/clock/clock_model.h"
+#include "engine/game/arbiter_seam.h"
+#include "engine/game/game_event.h"
+#include "engine/game/operator_action.h"
+#include "engine/recognize/move_recognizer.h"
+#include "engine/rules/rule_set.h"
+
+namespace eboard::engine {
+
+struct TrackerConfig {
+  RuleSet rules;                 // with any `param` overrides already applied
+  TimeControl time_control;
+  Position start;                // the committed position at the start
+  std::vector<std::pair<std::string, std::string>> tags;    // reported in gameStarted
+  std::vector<std::pair<std::string, std::string>> params;  // reported in gameStarted
+  SensingMode sensing = SensingMode::kAuto;
+  bool report_square_changes = false;  // emit squareChanged per sensor change (--raw)
+};
+
+// One completed move of the game, for the move list and PGN (interfaces.md §5).
+struct CompletedMove {
+  Move move;
+  Color side;
+  std::int64_t at_ms;
+  std::int64_t remaining_ms;  // the mover's clock right after completion
+};
+
+class GameTracker {
+ public:
+  explicit GameTracker(TrackerConfig config, Arbiter* arbiter = nullptr);
+
+  // Sensor input. Squares are the board's own numbering (the recognizer maps a board
+  // set up turned round). A lift is square(now, s, kEmptyCode).
+  void placement(Millis now, const std::array<SquareCode, kSquareCount>& codes, GameEvents& out);
+  void square(Millis now, Square s, SquareCode code, GameEvents& out);
+  void lever(Millis now, Color side, GameEvents& out);
+  void clock_reading(Millis now, const ClockReading& reading, GameEvents& out);
+  void flag(Millis now, Color side, GameEvents& out);  // the hardware clock shows a flag
+  void operator_action(Millis now, const OperatorAction& action, GameEvents& out);
+  // Catch up with time: call at next_deadline().
+  void advance(Millis now, GameEvents& out);
+  std::optional<Millis> next_deadline() const;
+
+  // --- for the arbiter -------------------------------------------------------------
+  void end_game(Millis now, const std::string& result, TerminationKind termination, bool proposed,
+                const std::string& description, GameEvents& out);
+  // Sets the committed position (reinstatement, an illegal move that stood) and emits
+  // positionChanged.
+  void replace_committed(Millis now, const Position& pos, const std::string& description,
+                         GameEvents& out);
+  void adjust_clock(Millis now, Color side, Millis delta, GameEvents& out);
+
+  // --- queries ---------------------------------------------------------------------
+  bool started() const { return started_; }
+  bool ended() const { return ended_; }
+  const std::string& result() const { return result_; }
+  const Position& committed() const { return recognizer_.committed(); }
+  const MoveRecognizer& recognizer() const { return recognizer_; }
+  const ClockModel& clock() const { return clock_; }
+  const RuleSet& rules() const { return config_.rules; }
+  const TrackerConfig& config() const { return config_; }
+  const std::vector<CompletedMove>& moves() const { return moves_; }
+  int illegal_count(Color side) const { return illegal_counts_[side]; }
+  int moves_completed(Color side) const { return moves_completed_[side]; }
+  EventVisibility irregularity_visibility() const;
+
+ private:
+  void ensure_started(Millis now, GameEvents& out);
+  // Turns the recognizer's reports left in scratch_ into domain events.
+  void translate(GameEvents& out);
+  void complete_move(Millis now, const PressVerdict& verdict, CompletionKind how, GameEvents& out);
+  void complete_illegal(Millis now, Color side, const IllegalAnalysis& analysis, GameEvents& out);
+  void press_without_move(Millis now, Color side, GameEvents& out);
+  void clock_events(const std::vector<ClockEvent>& in, GameEvents& out);
+  void clock_update(Millis now, GameEvents& out);
+  GameEvent event(GameEventKind kind, Millis at) const;
+
+  TrackerConfig config_;
+  Arbiter default_arbiter_;
+  Arbiter* arbiter_;
+  MoveRecognizer recognizer_;
+  ClockModel clock_;
+  RecognizerEvents scratch_;
+  std::vector<CompletedMove> moves_;
+  std::array<int, 2> illegal_counts_{};
+  std::array<int, 2> moves_completed_{};
+  std::array<bool, 2> flag_reported_{};
+  std::array<SquareCode, kSquareCount> raw_{};  // the board's last report, for --raw
+  bool started_ = false;
+  bool ended_ = false;
+  std::string result_ = "*";
+};
+
+}  // namespace eboard::engine

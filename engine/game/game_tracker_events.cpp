@@ -1,0 +1,170 @@
+// GameTracker: turning the recognizer's and the clock model's reports into domain events.
+#include "engine/board/fen.h"
+#include "engine/board/notation.h"
+#include "engine/game/game_tracker.h"
+
+namespace eboard::engine {
+namespace {
+
+const char* clock_field_name(ClockField f) {
+  switch (f) {
+    case ClockField::kWhiteMs: return "white_ms";
+    case ClockField::kBlackMs: return "black_ms";
+    case ClockField::kWhiteMoves: return "white_moves";
+    case ClockField::kBlackMoves: return "black_moves";
+    case ClockField::kRunning: return "running";
+  }
+  return "";
+}
+
+std::vector<std::string> square_names(Bitboard b) {
+  std::vector<std::string> names;
+  while (b) names.push_back(square_name(pop_lsb(b)));
+  return names;
+}
+
+}  // namespace
+
+void GameTracker::translate(GameEvents& out) {
+  // Completing a move below re-enters the recognizer, which reuses scratch_: work on
+  // our own copy (swapped, so the buffer's capacity is kept).
+  RecognizerEvents in;
+  in.swap(scratch_);
+  for (const RecognizerEvent& r : in) {
+    if (ended_) break;
+    switch (r.kind) {
+      case RecognizerEvent::Kind::kTentative: {
+        GameEvent e = event(GameEventKind::kMoveTentative, r.at);
+        e.side = r.side;
+        e.uci = to_uci(r.move);
+        if (r.ply == 0) {
+          e.san = to_san(committed(), r.move);
+          e.fen = to_fen(recognizer_.after(r.move));
+        } else {
+          Position base = recognizer_.after(r.base);
+          e.san = to_san(base, r.move);
+          base.make(r.move);
+          e.fen = to_fen(base);
+        }
+        e.first_seen_ms = r.provenance.first_seen.count();
+        e.slid_through = r.provenance.slid_through;
+        e.taken_back = r.provenance.taken_back;
+        e.piece_missing = r.provenance.piece_missing;
+        out.push_back(std::move(e));
+        break;
+      }
+      case RecognizerEvent::Kind::kWithdrawn: {
+        GameEvent e = event(GameEventKind::kMoveWithdrawn, r.at);
+        e.side = r.side;
+        e.uci = to_uci(r.move);
+        out.push_back(std::move(e));
+        break;
+      }
+      case RecognizerEvent::Kind::kIllegalPending: {
+        GameEvent e = event(GameEventKind::kIllegalMovePending, r.at);
+        e.visibility = irregularity_visibility();
+        e.side = r.illegal.side;
+        e.reason = r.illegal.reason;
+        e.description = r.illegal.description;
+        if (r.illegal.from != kNoSquare) e.uci = square_name(r.illegal.from) + square_name(r.illegal.to);
+        e.squares = square_names(r.illegal.differing);
+        e.articles = {"7.5.1"};
+        out.push_back(std::move(e));
+        break;
+      }
+      case RecognizerEvent::Kind::kIllegalCorrected: {
+        GameEvent e = event(GameEventKind::kIllegalMoveCorrected, r.at);
+        e.visibility = EventVisibility::kArbiter;
+        e.side = r.side;
+        e.articles = {"4.3", "4.7"};
+        out.push_back(std::move(e));
+        break;
+      }
+      case RecognizerEvent::Kind::kRestoreRequested: {
+        GameEvent e = event(GameEventKind::kRestoreRequested, r.at);
+        e.fen = to_fen(committed());
+        e.squares = square_names(r.illegal.differing);
+        e.description = "board disarranged: set it back to the position";
+        e.articles = {"7.4"};
+        out.push_back(std::move(e));
+        break;
+      }
+      case RecognizerEvent::Kind::kResultGesture: {
+        const bool accept = config_.rules.accept_result_gestures;
+        const std::string result = gesture_result_text(r.gesture);
+        end_game(r.at, result,
+                 r.gesture == GestureResult::kDraw ? TerminationKind::kAgreement : TerminationKind::kResignation,
+                 !accept, "result gesture on the board: " + result, out);
+        break;
+      }
+      case RecognizerEvent::Kind::kGameEndStable: {
+        PressVerdict v;
+        v.kind = PressVerdict::Kind::kLegal;
+        v.move = r.move;
+        v.provenance = r.provenance;
+        v.game_end = r.game_end;
+        complete_move(r.at, v, CompletionKind::kGameEnd, out);
+        break;
+      }
+      case RecognizerEvent::Kind::kOrientation: {
+        GameEvent e = event(GameEventKind::kSetupIrregular, r.at);
+        e.visibility = EventVisibility::kArbiter;
+        e.setup_kind = SetupIrregularKind::kBoardRotated;
+        e.description = r.rotated ? "board turned round: squares are mapped (protocols.md 1.6)"
+                                  : "board back in its normal orientation";
+        e.articles = {"7.2.2"};
+        out.push_back(std::move(e));
+        break;
+      }
+    }
+  }
+  in.clear();
+  if (scratch_.capacity() < in.capacity()) scratch_.swap(in);
+}
+
+void GameTracker::clock_events(const std::vector<ClockEvent>& in, GameEvents& out) {
+  for (const ClockEvent& ce : in) {
+    if (const auto* f = std::get_if<FlagFall>(&ce)) {
+      if (!f->decisive || flag_reported_[f->side]) continue;
+      flag_reported_[f->side] = true;
+      GameEvent e = event(GameEventKind::kFlagFell, f->at);
+      e.visibility = irregularity_visibility();
+      e.side = f->side;
+      e.period = f->period;
+      e.moves_completed = f->moves_completed;
+      e.first = f->first;
+      e.articles = {"6.9"};
+      out.push_back(e);
+      arbiter_->on_flag(*this, f->side, f->at, out);
+    } else if (const auto* i = std::get_if<IncrementCredited>(&ce)) {
+      GameEvent e = event(GameEventKind::kIncrementCredited, i->at);
+      e.side = i->side;
+      e.amount_ms = i->amount.count();
+      out.push_back(std::move(e));
+    } else if (const auto* p = std::get_if<PeriodStarted>(&ce)) {
+      GameEvent e = event(GameEventKind::kPeriodStarted, p->at);
+      e.side = p->side;
+      e.period = p->period;
+      e.amount_ms = p->added.count();
+      out.push_back(std::move(e));
+    } else if (const auto* t = std::get_if<TimeControlMissed>(&ce)) {
+      GameEvent e = event(GameEventKind::kTimeControlMissed, t->at);
+      e.visibility = irregularity_visibility();
+      e.side = t->side;
+      e.period = t->period;
+      e.moves_completed = t->moves_completed;
+      e.moves_required = t->moves_required;
+      out.push_back(std::move(e));
+    } else if (const auto* m = std::get_if<ClockMismatch>(&ce)) {
+      GameEvent e = event(GameEventKind::kClockMismatch, m->at);
+      e.visibility = EventVisibility::kArbiter;
+      e.clock_field = clock_field_name(m->field);
+      e.clock_value = m->clock_value;
+      e.model_value = m->model_value;
+      out.push_back(std::move(e));
+    }
+    // DelayWindow, DelayEnded and PressIgnored change nothing a consumer shows.
+  }
+}
+
+}  // namespace eboard::engine

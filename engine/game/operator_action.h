@@ -1,0 +1,31 @@
+// What players and the arbiter do that the board cannot see (interfaces.md §3 operator
+// lines; rules.md §0.1 `operator`): the engine's form of a script's claim, resign,
+// draw-agreed, pause, resume and arbiter lines. The game tracker passes them to its
+// Arbiter (arbiter_seam.h); only pause, resume and add-time have a default effect.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "engine/board/types.h"
+
+namespace eboard::engine {
+
+struct OperatorAction {
+  enum class Kind : std::uint8_t {
+    kClaim, kResign, kDrawAgreed, kPause, kResume, kAddTime, kTwoHands, kRuling, kInfraction,
+  };
+  Kind kind = Kind::kPause;
+  Color side = kWhite;
+  // kClaim: the script's word (`illegal-move`, `threefold`, `fifty`, `flag`, `qpf`,
+  // `setup`, `orientation`, `clock-setting`) and an intended move for threefold/fifty.
+  std::string claim;
+  std::string uci;
+  std::chrono::milliseconds amount{0};  // kAddTime, negative takes time off
+  bool accept = true;                   // kRuling
+  std::optional<std::uint64_t> seq;     // kRuling: the proposal or claim ruled on
+};
+
+}  // namespace eboard::engine
