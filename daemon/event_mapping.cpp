@@ -1,0 +1,265 @@
+#include "daemon/event_mapping.h"
+
+namespace eboard::daemon {
+namespace {
+
+namespace v1 = eboard::v1;
+using engine::GameEvent;
+using engine::GameEventKind;
+
+v1::Side side_of(const std::optional<engine::Color>& c) {
+  if (!c) return v1::SIDE_UNSPECIFIED;
+  return *c == engine::kWhite ? v1::SIDE_WHITE : v1::SIDE_BLACK;
+}
+
+v1::Reason reason_of(engine::IllegalReason r) {
+  using R = engine::IllegalReason;
+  switch (r) {
+    case R::kPieceMovement: return v1::REASON_PIECE_MOVEMENT;
+    case R::kKingInCheck: return v1::REASON_KING_IN_CHECK;
+    case R::kCastling: return v1::REASON_CASTLING;
+    case R::kWrongSide: return v1::REASON_WRONG_SIDE;
+    case R::kOwnPieceCaptured: return v1::REASON_OWN_PIECE_CAPTURED;
+    case R::kPromotionIncomplete: return v1::REASON_PROMOTION_INCOMPLETE;
+    case R::kKingCaptured: return v1::REASON_KING_CAPTURED;
+    case R::kPressWithoutMove: return v1::REASON_PRESS_WITHOUT_MOVE;
+    case R::kTwoHands: return v1::REASON_TWO_HANDS;
+    case R::kUnexplained: return v1::REASON_UNEXPLAINED;
+  }
+  return v1::REASON_UNSPECIFIED;
+}
+
+v1::Termination termination_of(engine::TerminationKind t) {
+  // The engine's enum lists the proto's values in the proto's order, from 1.
+  return v1::Termination(int(t) + 1);
+}
+
+v1::Completion completion_of(engine::CompletionKind c) {
+  switch (c) {
+    case engine::CompletionKind::kClockPress: return v1::COMPLETION_CLOCK_PRESS;
+    case engine::CompletionKind::kGameEnd: return v1::COMPLETION_GAME_END;
+    case engine::CompletionKind::kNextMove: return v1::COMPLETION_NEXT_MOVE;
+    case engine::CompletionKind::kArbiter: return v1::COMPLETION_ARBITER;
+  }
+  return v1::COMPLETION_UNSPECIFIED;
+}
+
+v1::PressClassification press_class_of(engine::PressClass c) {
+  switch (c) {
+    case engine::PressClass::kIllegal: return v1::PRESS_CLASSIFICATION_ILLEGAL;
+    case engine::PressClass::kRestartAllowed: return v1::PRESS_CLASSIFICATION_RESTART_ALLOWED;
+    case engine::PressClass::kNeedsRuling: return v1::PRESS_CLASSIFICATION_NEEDS_RULING;
+  }
+  return v1::PRESS_CLASSIFICATION_UNSPECIFIED;
+}
+
+v1::ClockField clock_field_of(const std::string& f) {
+  if (f == "white_ms") return v1::CLOCK_FIELD_WHITE_MS;
+  if (f == "black_ms") return v1::CLOCK_FIELD_BLACK_MS;
+  if (f == "white_moves") return v1::CLOCK_FIELD_WHITE_MOVES;
+  if (f == "black_moves") return v1::CLOCK_FIELD_BLACK_MOVES;
+  if (f == "running") return v1::CLOCK_FIELD_RUNNING;
+  return v1::CLOCK_FIELD_UNSPECIFIED;
+}
+
+template <class M>
+void add_squares(M* m, const GameEvent& e) {
+  for (const std::string& s : e.squares) m->add_squares(s);
+}
+
+void fill_kind(const GameEvent& e, v1::Event& out) {
+  switch (e.kind) {
+    case GameEventKind::kGameStarted: {
+      auto* m = out.mutable_game_started();
+      m->set_fen(e.fen);
+      m->set_rules(e.rules);
+      m->set_time_control(e.time_control);
+      for (const auto& [name, value] : e.params) {
+        auto* p = m->add_params();
+        p->set_name(name);
+        p->set_value(value);
+      }
+      for (const auto& [name, value] : e.tags) {
+        auto* t = m->add_tags();
+        t->set_name(name);
+        t->set_value(value);
+      }
+      m->set_white_ms(std::int32_t(e.white_ms));
+      m->set_black_ms(std::int32_t(e.black_ms));
+      break;
+    }
+    case GameEventKind::kMoveTentative: {
+      auto* m = out.mutable_move_tentative();
+      m->set_uci(e.uci);
+      m->set_san(e.san);
+      m->set_side(side_of(e.side));
+      m->set_fen(e.fen);
+      m->set_first_seen_ms(std::int32_t(e.first_seen_ms));
+      m->set_slid_through(e.slid_through);
+      m->set_taken_back(e.taken_back);
+      m->set_piece_missing(e.piece_missing);
+      break;
+    }
+    case GameEventKind::kMoveWithdrawn: {
+      auto* m = out.mutable_move_withdrawn();
+      m->set_uci(e.uci);
+      m->set_side(side_of(e.side));
+      break;
+    }
+    case GameEventKind::kIllegalMovePending: {
+      auto* m = out.mutable_illegal_move_pending();
+      m->set_reason(reason_of(e.reason));
+      m->set_description(e.description);
+      m->set_side(side_of(e.side));
+      m->set_uci(e.uci);
+      add_squares(m, e);
+      break;
+    }
+    case GameEventKind::kIllegalMoveCorrected:
+      out.mutable_illegal_move_corrected()->set_side(side_of(e.side));
+      break;
+    case GameEventKind::kMoveCompleted: {
+      auto* m = out.mutable_move_completed();
+      m->set_ply(std::uint32_t(e.ply));
+      m->set_uci(e.uci);
+      m->set_san(e.san);
+      m->set_fen(e.fen);
+      m->set_white_ms(std::int32_t(e.white_ms));
+      m->set_black_ms(std::int32_t(e.black_ms));
+      m->set_side(side_of(e.side));
+      m->set_completion(completion_of(e.completion));
+      m->set_first_seen_ms(std::int32_t(e.first_seen_ms));
+      m->set_slid_through(e.slid_through);
+      m->set_taken_back(e.taken_back);
+      m->set_piece_missing(e.piece_missing);
+      break;
+    }
+    case GameEventKind::kIllegalMoveCompleted: {
+      auto* m = out.mutable_illegal_move_completed();
+      m->set_side(side_of(e.side));
+      m->set_reason(reason_of(e.reason));
+      m->set_description(e.description);
+      m->set_count(std::uint32_t(e.count));
+      m->set_uci(e.uci);
+      break;
+    }
+    case GameEventKind::kClockPressWithoutMove: {
+      auto* m = out.mutable_clock_press_without_move();
+      m->set_side(side_of(e.side));
+      m->set_classification(press_class_of(e.classification));
+      break;
+    }
+    case GameEventKind::kRestoreRequested: {
+      auto* m = out.mutable_restore_requested();
+      m->set_fen(e.fen);
+      add_squares(m, e);
+      break;
+    }
+    case GameEventKind::kClock: {
+      auto* m = out.mutable_clock();
+      m->set_white_ms(std::int32_t(e.white_ms));
+      m->set_black_ms(std::int32_t(e.black_ms));
+      m->set_running(e.running ? side_of(e.running) : v1::SIDE_NONE);
+      m->set_paused(e.paused);
+      m->set_white_period(std::uint32_t(e.white_period));
+      m->set_black_period(std::uint32_t(e.black_period));
+      break;
+    }
+    case GameEventKind::kFlagFell: {
+      auto* m = out.mutable_flag_fell();
+      m->set_side(side_of(e.side));
+      m->set_period(std::uint32_t(e.period));
+      m->set_moves_completed(std::uint32_t(e.moves_completed));
+      m->set_first(e.first);
+      break;
+    }
+    case GameEventKind::kGameEnded: {
+      auto* m = out.mutable_game_ended();
+      m->set_result(e.result);
+      m->set_termination(termination_of(e.termination));
+      m->set_proposed(e.proposed);
+      m->set_description(e.description);
+      break;
+    }
+    case GameEventKind::kTouchMoveViolation: {
+      auto* m = out.mutable_touch_move_violation();
+      m->set_side(side_of(e.side));
+      m->set_inferred(true);
+      m->set_square(e.squares.empty() ? "" : e.squares.front());
+      m->set_uci(e.uci);
+      break;
+    }
+    case GameEventKind::kSetupIrregular: {
+      auto* m = out.mutable_setup_irregular();
+      m->set_kind(e.setup_kind == engine::SetupIrregularKind::kBoardRotated
+                      ? v1::SETUP_IRREGULARITY_BOARD_ROTATED
+                      : v1::SETUP_IRREGULARITY_WRONG_POSITION);
+      add_squares(m, e);
+      break;
+    }
+    case GameEventKind::kPositionChanged: {
+      auto* m = out.mutable_position_changed();
+      m->set_fen(e.fen);
+      m->set_description(e.description);
+      break;
+    }
+    case GameEventKind::kIncrementCredited: {
+      auto* m = out.mutable_increment_credited();
+      m->set_side(side_of(e.side));
+      m->set_increment_ms(std::int32_t(e.amount_ms));
+      break;
+    }
+    case GameEventKind::kDelayWindow: {
+      auto* m = out.mutable_delay_window();
+      m->set_side(side_of(e.side));
+      m->set_d(std::int32_t(e.amount_ms));
+      break;
+    }
+    case GameEventKind::kPeriodStarted: {
+      auto* m = out.mutable_period_started();
+      m->set_side(side_of(e.side));
+      m->set_period(std::uint32_t(e.period));
+      m->set_added_ms(std::int32_t(e.amount_ms));
+      break;
+    }
+    case GameEventKind::kTimeControlMissed: {
+      auto* m = out.mutable_time_control_missed();
+      m->set_side(side_of(e.side));
+      m->set_period(std::uint32_t(e.period));
+      m->set_moves_completed(std::uint32_t(e.moves_completed));
+      m->set_moves_required(std::uint32_t(e.moves_required));
+      break;
+    }
+    case GameEventKind::kClockMismatch: {
+      auto* m = out.mutable_clock_mismatch();
+      m->set_field(clock_field_of(e.clock_field));
+      m->set_clock_value(std::int32_t(e.clock_value));
+      m->set_model_value(std::int32_t(e.model_value));
+      break;
+    }
+    case GameEventKind::kSquareChanged: {
+      auto* m = out.mutable_square_changed();
+      m->set_square(e.squares.empty() ? "" : e.squares.front());
+      m->set_piece(e.piece);
+      break;
+    }
+  }
+}
+
+}  // namespace
+
+v1::Event to_proto(const GameEvent& e, const EventEnvelope& envelope) {
+  v1::Event out;
+  out.set_board_id(envelope.board_id);
+  out.set_seq(envelope.seq);
+  out.set_at_ms(std::int32_t(e.at_ms));
+  out.set_visibility(e.visibility == engine::EventVisibility::kPublic ? v1::VISIBILITY_PUBLIC
+                                                                       : v1::VISIBILITY_ARBITER);
+  out.set_game_id(envelope.game_id);
+  for (const std::string& a : e.articles) out.add_articles(a);
+  out.set_rules(envelope.rules);
+  fill_kind(e, out);
+  return out;
+}
+
+}  // namespace eboard::daemon

@@ -1,0 +1,129 @@
+// eboard-replay [--rules NAME] [--clock TC] [--pgn-out FILE] [--raw] SCRIPT
+// (interfaces.md §2): a sensor script through the engine offline, one JSON event a line.
+#include <fstream>
+#include <iostream>
+#include <string>
+
+#include "daemon/event_mapping.h"
+#include "daemon/programs/eboard_replay/replay_session.h"
+#include "eboard/v1/json.h"
+#include "engine/game/pgn.h"
+#include "simulators/script/script_reader.h"
+
+namespace {
+
+using eboard::daemon::ReplayOptions;
+using eboard::daemon::ReplaySession;
+
+constexpr const char* kUsage =
+    "usage: eboard-replay [--rules NAME] [--clock TC] [--pgn-out FILE] [--raw] SCRIPT\n"
+    "Runs a sensor script ('-' for standard input) through the engine and prints one JSON\n"
+    "event a line. --rules/--clock override the script's header; --pgn-out writes the game\n"
+    "as PGN with clock comments; --raw also prints each sensor change (squareChanged).\n";
+
+int usage_error(const std::string& message) {
+  std::cerr << "eboard-replay: " << message << "\n";
+  return 2;
+}
+
+// The game as PGN (interfaces.md §5): the script's tags, the moves, each mover's clock.
+bool write_pgn_file(const std::string& path, const ReplaySession& session) {
+  const eboard::engine::GameTracker* t = session.tracker();
+  eboard::engine::PgnGame game;
+  game.tags = session.tags();
+  std::vector<std::optional<std::chrono::milliseconds>> clocks;
+  if (t) {
+    game.start = t->config().start;
+    for (const auto& m : t->moves()) {
+      game.moves.push_back(m.move);
+      game.comments.emplace_back();
+      clocks.emplace_back(std::chrono::milliseconds(m.remaining_ms));
+    }
+    game.result = t->result();
+  }
+  bool has_result = false;
+  for (auto& [name, value] : game.tags)
+    if (name == "Result") {
+      value = game.result;
+      has_result = true;
+    }
+  if (!has_result) game.tags.emplace_back("Result", game.result);
+  auto text = eboard::engine::write_pgn(game, clocks);
+  if (!text) {
+    std::cerr << "eboard-replay: " << path << ": " << text.error() << "\n";
+    return false;
+  }
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << text.value();
+  out.flush();
+  if (!out) {
+    std::cerr << "eboard-replay: " << path << ": cannot write\n";
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  ReplayOptions options;
+  std::string pgn_out;
+  std::string script_path;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::cout << kUsage;
+      return 0;
+    }
+    const bool takes_value = arg == "--rules" || arg == "--clock" || arg == "--pgn-out";
+    if (takes_value && i + 1 >= argc) return usage_error("option '" + arg + "' needs a value");
+    if (arg == "--rules") options.rules = argv[++i];
+    else if (arg == "--clock") options.clock = argv[++i];
+    else if (arg == "--pgn-out") pgn_out = argv[++i];
+    else if (arg == "--raw") options.raw = true;
+    else if (arg.size() > 1 && arg[0] == '-') return usage_error("unknown option '" + arg + "' (see --help)");
+    else if (!script_path.empty()) return usage_error("only one SCRIPT may be given");
+    else script_path = arg;
+  }
+  if (script_path.empty()) return usage_error("a SCRIPT is needed (see --help)");
+
+  std::ifstream file;
+  if (script_path != "-") {
+    file.open(script_path);
+    if (!file) return usage_error(script_path + ": cannot open");
+  }
+  std::istream& in = script_path == "-" ? std::cin : file;
+  eboard::script::Reader reader(in, script_path);
+  ReplaySession session(options);
+  eboard::engine::GameEvents events;
+  eboard::daemon::EventEnvelope envelope;
+  const auto print = [&]() {
+    for (const auto& e : events) {
+      envelope.board_id = session.board_id();
+      envelope.rules = session.tracker() ? session.tracker()->rules().name : "";
+      ++envelope.seq;
+      std::cout << eboard::proto::to_json_line(eboard::daemon::to_proto(e, envelope)) << "\n";
+    }
+    events.clear();
+  };
+  eboard::script::Statement statement;
+  while (reader.next(statement)) {
+    if (auto error = session.feed(statement, events)) {
+      print();
+      std::cout.flush();
+      std::cerr << script_path << ":" << statement.line << ": " << *error << "\n";
+      return 2;
+    }
+    print();
+  }
+  if (!reader.error().empty()) {
+    std::cout.flush();
+    std::cerr << reader.error() << "\n";
+    return 2;
+  }
+  session.finish(events);
+  print();
+  std::cout.flush();
+  if (!pgn_out.empty() && !write_pgn_file(pgn_out, session)) return 2;
+  return 0;
+}

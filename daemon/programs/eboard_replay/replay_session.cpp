@@ -1,0 +1,132 @@
+#include "daemon/programs/eboard_replay/replay_session.h"
+
+#include <variant>
+
+#include "engine/board/fen.h"
+#include "engine/rules/rule_params.h"
+
+namespace eboard::daemon {
+namespace {
+
+using engine::Color;
+
+Color color_of_side(script::Side s) { return s == script::Side::kWhite ? engine::kWhite : engine::kBlack; }
+
+template <class... F>
+struct Overload : F... {
+  using F::operator()...;
+};
+template <class... F>
+Overload(F...) -> Overload<F...>;
+
+engine::OperatorAction action_of(const script::Body& body) {
+  using K = engine::OperatorAction::Kind;
+  engine::OperatorAction a;
+  std::visit(Overload{
+                 [&](const script::Claim& c) {
+                   a.kind = K::kClaim;
+                   a.side = color_of_side(c.side);
+                   a.claim = script::claim_kind_name(c.kind);
+                   a.uci = c.uci;
+                 },
+                 [&](const script::Resign& r) { a.kind = K::kResign; a.side = color_of_side(r.side); },
+                 [&](const script::DrawAgreed&) { a.kind = K::kDrawAgreed; },
+                 [&](const script::Pause&) { a.kind = K::kPause; },
+                 [&](const script::Resume&) { a.kind = K::kResume; },
+                 [&](const script::AddTime& t) {
+                   a.kind = K::kAddTime;
+                   a.side = color_of_side(t.side);
+                   a.amount = t.amount;
+                 },
+                 [&](const script::TwoHands& t) { a.kind = K::kTwoHands; a.side = color_of_side(t.side); },
+                 [&](const script::Ruling& r) {
+                   a.kind = K::kRuling;
+                   a.accept = r.kind == script::RulingKind::kAccept;
+                   a.seq = r.seq;
+                 },
+                 [&](const script::Infraction& i) { a.kind = K::kInfraction; a.side = color_of_side(i.side); },
+                 [](const auto&) {},
+             },
+             body);
+  return a;
+}
+
+}  // namespace
+
+std::optional<std::string> ReplaySession::header(const script::Body& body) {
+  if (const auto* b = std::get_if<script::BoardId>(&body)) board_id_ = b->id;
+  if (const auto* r = std::get_if<script::RulesName>(&body)) rules_name_ = r->name;
+  if (const auto* c = std::get_if<script::TimeControl>(&body)) clock_text_ = c->text;
+  if (const auto* s = std::get_if<script::Start>(&body)) start_ = s->fen;
+  if (const auto* t = std::get_if<script::Tag>(&body)) tags_.emplace_back(t->name, t->value);
+  if (const auto* p = std::get_if<script::Param>(&body)) params_.emplace_back(p->name, p->value);
+  return std::nullopt;
+}
+
+std::optional<std::string> ReplaySession::build() {
+  const std::string rules_name = options_.rules.value_or(rules_name_.empty() ? "fide-standard" : rules_name_);
+  auto rules = engine::rule_set_by_name(rules_name);
+  if (!rules) return rules.error();
+  engine::TrackerConfig config;
+  config.rules = rules.value();
+  for (const auto& [name, value] : params_)
+    if (auto error = engine::apply_param(config.rules, name, value)) return error->message;
+  const std::string clock = options_.clock.value_or(clock_text_.empty() ? config.rules.default_clock : clock_text_);
+  auto control = engine::parse_time_control(clock);
+  if (!control) return control.error();
+  config.time_control = control.value();
+  auto start = engine::parse_fen(start_ == "startpos" ? engine::kStartFen : start_);
+  if (!start) return "start: " + start.error();
+  config.start = start.value();
+  config.tags = tags_;
+  config.params = params_;
+  config.report_square_changes = options_.raw;
+  tracker_.emplace(std::move(config));
+  return std::nullopt;
+}
+
+std::optional<std::string> ReplaySession::feed(const script::Statement& statement, engine::GameEvents& out) {
+  if (!statement.at) return header(statement.body);
+  if (!tracker_)
+    if (auto error = build()) return error;
+  last_ = *statement.at;
+  timed(statement.body, *statement.at, out);
+  return std::nullopt;
+}
+
+void ReplaySession::timed(const script::Body& body, engine::Millis at, engine::GameEvents& out) {
+  engine::GameTracker& t = *tracker_;
+  if (const auto* p = std::get_if<script::Placement>(&body)) {
+    std::array<engine::SquareCode, engine::kSquareCount> codes{};
+    for (int s = 0; s < engine::kSquareCount; ++s) {
+      const engine::SquareCode c = engine::square_code_from_char(p->squares[s]);
+      codes[s] = c == engine::kNoCode ? engine::kEmptyCode : c;
+    }
+    t.placement(at, codes, out);
+  } else if (const auto* l = std::get_if<script::Lift>(&body)) {
+    t.square(at, engine::Square(l->square), engine::kEmptyCode, out);
+  } else if (const auto* u = std::get_if<script::Put>(&body)) {
+    const engine::SquareCode c = engine::square_code_from_char(u->piece);
+    t.square(at, engine::Square(u->square), c == engine::kNoCode ? engine::kOccupiedCode : c, out);
+  } else if (const auto* v = std::get_if<script::Lever>(&body)) {
+    t.lever(at, color_of_side(v->side), out);
+  } else if (const auto* c = std::get_if<script::ClockTime>(&body)) {
+    engine::ClockReading r;
+    r.white = c->white;
+    r.black = c->black;
+    r.white_moves = c->white_moves;
+    r.black_moves = c->black_moves;
+    t.clock_reading(at, r, out);
+  } else if (const auto* f = std::get_if<script::Flag>(&body)) {
+    if (f->side != script::FlagSide::kBlack) t.flag(at, engine::kWhite, out);
+    if (f->side != script::FlagSide::kWhite) t.flag(at, engine::kBlack, out);
+  } else {
+    t.operator_action(at, action_of(body), out);
+  }
+}
+
+void ReplaySession::finish(engine::GameEvents& out) {
+  if (tracker_) tracker_->advance(last_, out);
+}
+
+}  // namespace eboard::daemon

@@ -1,0 +1,60 @@
+// A sensor script (interfaces.md §3) run through one GameTracker: header lines configure
+// the game, timed lines are fed in order, events come out. Used by eboard-replay and, in
+// process, by the replay corpus and golden tests.
+//
+// The game is built at the first timed line (that is when it starts, interfaces.md §3):
+// rules (the `rules` line or --rules, default fide-standard) with the `param` overrides,
+// the clock (the `clock` line or --clock, default the rule set's), the start position.
+// Before each timed line the tracker catches up with its deadlines (advance), so timers
+// fire at their own time, never late. finish() runs the deadlines up to the last line's
+// time only: a script that ends is not a clock left running for hours.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/game/game_tracker.h"
+#include "engine/util/result.h"
+#include "simulators/script/statement.h"
+
+namespace eboard::daemon {
+
+struct ReplayOptions {
+  std::optional<std::string> rules;  // --rules, overrides the script's header
+  std::optional<std::string> clock;  // --clock
+  bool raw = false;                  // --raw: squareChanged events too
+};
+
+class ReplaySession {
+ public:
+  explicit ReplaySession(ReplayOptions options) : options_(std::move(options)) {}
+
+  // One statement. On error (a bad FEN, rule set, parameter or clock) the message
+  // without the `file:line:` prefix; the statement's line is statement.line.
+  std::optional<std::string> feed(const script::Statement& statement, engine::GameEvents& out);
+  // Runs deadlines due by the last timed line.
+  void finish(engine::GameEvents& out);
+
+  const std::string& board_id() const { return board_id_; }
+  // Empty until the first timed line.
+  const engine::GameTracker* tracker() const { return tracker_ ? &*tracker_ : nullptr; }
+  const std::vector<std::pair<std::string, std::string>>& tags() const { return tags_; }
+
+ private:
+  std::optional<std::string> header(const script::Body& body);
+  std::optional<std::string> build();
+  void timed(const script::Body& body, engine::Millis at, engine::GameEvents& out);
+
+  ReplayOptions options_;
+  std::string board_id_ = "board-1";
+  std::string rules_name_;
+  std::string clock_text_;
+  std::string start_ = "startpos";
+  std::vector<std::pair<std::string, std::string>> tags_;
+  std::vector<std::pair<std::string, std::string>> params_;
+  std::optional<engine::GameTracker> tracker_;
+  engine::Millis last_{0};
+};
+
+}  // namespace eboard::daemon
