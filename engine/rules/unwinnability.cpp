@@ -70,7 +70,7 @@ Analysis WinnabilityAnalyzer::analyse(const Position& pos, Color side, AnalysisM
     a.reason = VerdictReason::kHelpmateFound;
     return a;
   }
-  if (never_checks(analyse_blocked(pos), side))
+  if (cannot_mate(analyse_blocked(pos), side))
     return unwinnable(VerdictReason::kBlockedStructure);
   if (node_limit == 0) return a;
 
@@ -108,7 +108,7 @@ Analysis WinnabilityAnalyzer::analyse(const Position& pos, Color side, AnalysisM
 
 bool statically_unwinnable(const Position& pos, Color winner) {
   return material_verdict(pos, winner).verdict == Verdict::kUnwinnable ||
-         never_checks(analyse_blocked(pos), winner);
+         cannot_mate(analyse_blocked(pos), winner);
 }
 
 Verdict WinnabilityAnalyzer::dead_position(const Position& pos, AnalysisMode mode,

@@ -38,67 +38,112 @@ Bitboard pawn_push_of(Color c, Bitboard pawns) { return c == kWhite ? north(pawn
 
 struct SideReach {
   Bitboard king = 0;      // squares the king can stand on
-  Bitboard non_king = 0;  // squares other units can stand on
-  Bitboard checks = 0;    // squares other units (and the frozen pawns) attack
+  Bitboard pieces = 0;    // squares the mobile pieces (not pawns, not in F) can stand on
   Bitboard pawns = 0;     // squares the pawns not in F can stand on
+  Bitboard non_king = 0;  // squares any unit but the king can stand on (F included)
+  Bitboard checks = 0;    // squares the units but the king can ever attack
+  Bitboard cover = 0;     // checks plus the king's attacks
 };
 
-SideReach side_reach(const Position& pos, Color c, Bitboard frozen) {
-  SideReach r;
-  const Bitboard own_frozen = frozen & pos.pieces(c);
-  const Bitboard enemy_frozen = frozen & pos.pieces(~c);
-  const Bitboard open = ~own_frozen;
-
-  Bitboard pawns = pos.pieces(c, kPawn) & ~frozen;
-  Bitboard pawn_reach = pawns;
-  for (;;) {  // pushes stop at any pawn of F; captures may go anywhere but own pawns of F
-    Bitboard next = pawn_reach | (pawn_push_of(c, pawn_reach) & ~frozen) |
-                    (pawn_attacks_of(c, pawn_reach) & open);
-    if (next == pawn_reach) break;
-    pawn_reach = next;
-  }
-  const Bitboard last_rank = c == kWhite ? kRank8 : kRank1;
-  if (pawn_reach & last_rank) {  // a promotion may give any piece: everything is possible
-    r.non_king = open;
-    r.checks = ~Bitboard(0);
-    r.pawns = pawn_reach;
-  } else {
-    r.non_king |= pawn_reach;
-    r.checks |= pawn_attacks_of(c, pawn_reach);
-    r.pawns = pawn_reach;
-  }
-
-  Bitboard knights = flood(pos.pieces(c, kKnight), open, knight_step);
-  Bitboard bishops = flood(pos.pieces(c, kBishop), open, diag_step);
-  Bitboard rooks = flood(pos.pieces(c, kRook), open, orth_step);
-  Bitboard queens = flood(pos.pieces(c, kQueen), open, king_step);
-  r.non_king |= knights | bishops | rooks | queens;
-  r.checks |= knight_step(knights) | diag_step(bishops) | orth_step(rooks) | king_step(queens) |
-              pawn_attacks_of(c, own_frozen);
-
-  // The king never steps onto a square an enemy pawn of F attacks: that pawn is always
-  // there. Its own square counts even if attacked now (it may be in check).
-  const Bitboard unsafe = pawn_attacks_of(~c, enemy_frozen);
-  r.king = flood(pos.pieces(c, kKing), open & ~unsafe, king_step);
-  return r;
+Bitboard piece_steps(PieceType type, Square s) {
+  return type == kKnight ? knight_attacks(s) : attacks_bb(type, s, ~Bitboard(0));
 }
 
-// Pawns of F whose own push square is not in F could push some day.
-Bitboard drop_pushable(Bitboard frozen, Bitboard white_pawns, Bitboard black_pawns) {
-  for (;;) {
-    Bitboard keep = (frozen & white_pawns & south(frozen)) | (frozen & black_pawns & north(frozen));
-    if (keep == frozen) return frozen;
-    frozen = keep;
+// Squares the units of F of colour c attack, rays stopped by F only (other units may
+// move out of the way).
+Bitboard frozen_attacks(const Position& pos, Color c, Bitboard frozen) {
+  Bitboard attacks = pawn_attacks_of(c, frozen & pos.pieces(c, kPawn));
+  for (Bitboard b = frozen & pos.pieces(c) & ~pos.pieces(kPawn); b;) {
+    Square s = pop_lsb(b);
+    attacks |= attacks_bb(type_of(pos.piece_on(s)), s, frozen);
   }
+  return attacks;
+}
+// Squares the units of F of colour c attack whatever else stands on the board.
+Bitboard frozen_close_attacks(const Position& pos, Color c, Bitboard frozen) {
+  Bitboard attacks = pawn_attacks_of(c, frozen & pos.pieces(c, kPawn));
+  for (Bitboard b = frozen & pos.pieces(c) & ~pos.pieces(kPawn); b;) {
+    Square s = pop_lsb(b);
+    attacks |= piece_steps(type_of(pos.piece_on(s)), s);
+  }
+  return attacks;
+}
+
+Bitboard piece_reach(const Position& pos, Color c, Bitboard frozen, Bitboard* checks) {
+  const Bitboard open = ~(frozen & pos.pieces(c));
+  const Bitboard mobile = pos.pieces(c) & ~frozen;
+  Bitboard knights = flood(mobile & pos.pieces(kKnight), open, knight_step);
+  Bitboard bishops = flood(mobile & pos.pieces(kBishop), open, diag_step);
+  Bitboard rooks = flood(mobile & pos.pieces(kRook), open, orth_step);
+  Bitboard queens = flood(mobile & pos.pieces(kQueen), open, king_step);
+  *checks = knight_step(knights) | diag_step(bishops) | orth_step(rooks) | king_step(queens);
+  return knights | bishops | rooks | queens;
+}
+
+// Mobile pawns push through anything but F and capture only where an enemy unit other
+// than the king may stand: the least fixed point over both colours, which contains
+// every square a pawn really reaches.
+void pawn_reach(const Position& pos, Bitboard frozen, SideReach (&r)[2]) {
+  const Bitboard last_rank[2] = {kRank8, kRank1};
+  for (Color c : {kWhite, kBlack}) r[c].pawns = pos.pieces(c, kPawn) & ~frozen;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (Color c : {kWhite, kBlack}) {
+      const Color e = ~c;
+      Bitboard enemy = r[e].pieces | r[e].pawns | (frozen & pos.pieces(e) & ~pos.pieces(kKing));
+      if (r[e].pawns & last_rank[e]) enemy = ~Bitboard(0);
+      const Bitboard targets = enemy & ~(frozen & pos.pieces(c));
+      Bitboard next = r[c].pawns | (pawn_push_of(c, r[c].pawns) & ~frozen) |
+                      (pawn_attacks_of(c, r[c].pawns) & targets);
+      if (next != r[c].pawns) {
+        r[c].pawns = next;
+        changed = true;
+      }
+    }
+  }
+}
+
+void side_reaches(const Position& pos, Bitboard frozen, SideReach (&r)[2]) {
+  Bitboard piece_checks[2];
+  for (Color c : {kWhite, kBlack}) r[c].pieces = piece_reach(pos, c, frozen, &piece_checks[c]);
+  pawn_reach(pos, frozen, r);
+  for (Color c : {kWhite, kBlack}) {
+    const Bitboard own_frozen = frozen & pos.pieces(c);
+    const Bitboard last_rank = c == kWhite ? kRank8 : kRank1;
+    if (r[c].pawns & last_rank) {  // a promotion may give any piece: anything goes
+      r[c].non_king = ~own_frozen | own_frozen;
+      r[c].checks = ~Bitboard(0);
+    } else {
+      r[c].non_king = r[c].pieces | r[c].pawns | own_frozen;
+      r[c].checks = piece_checks[c] | pawn_attacks_of(c, r[c].pawns) |
+                    frozen_attacks(pos, c, frozen);
+    }
+    // The king never steps where a unit of F attacks at close range: it is always there.
+    // Its own square counts even if attacked now (it may be in check).
+    const Bitboard unsafe = frozen_close_attacks(pos, ~c, frozen);
+    r[c].king = flood(pos.pieces(c, kKing), ~own_frozen & ~unsafe, king_step);
+    r[c].cover = r[c].checks | king_step(r[c].king);
+  }
+}
+
+// Units of F that could move: a pawn whose push square is not in F, a piece with a step
+// to a square not held by its own side's F.
+Bitboard movable(const Position& pos, Bitboard frozen) {
+  const Bitboard pawns = pos.pieces(kPawn);
+  Bitboard out = (frozen & pawns & pos.pieces(kWhite) & ~south(frozen)) |
+                 (frozen & pawns & pos.pieces(kBlack) & ~north(frozen));
+  for (Bitboard b = frozen & ~pawns; b;) {
+    Square s = pop_lsb(b);
+    const Bitboard own = frozen & pos.pieces(color_of(pos.piece_on(s)));
+    if (piece_steps(type_of(pos.piece_on(s)), s) & ~own) out |= square_bb(s);
+  }
+  return out;
 }
 
 }  // namespace
 
 BlockedAnalysis analyse_blocked(const Position& pos) {
-  const Bitboard white_pawns = pos.pieces(kWhite, kPawn);
-  const Bitboard black_pawns = pos.pieces(kBlack, kPawn);
-  const Bitboard all_pawns = white_pawns | black_pawns;
-  Bitboard frozen = (white_pawns & south(all_pawns)) | (black_pawns & north(all_pawns));
+  Bitboard frozen = pos.pieces() & ~pos.pieces(kKing);
   if (Square ep = pos.en_passant_square(); ep != kNoSquare) {
     // The pawn that just moved two squares and the pawns that may take it are not fixed.
     const Color us = pos.side_to_move();
@@ -108,34 +153,44 @@ BlockedAnalysis analyse_blocked(const Position& pos) {
 
   SideReach reach[2];
   for (;;) {
-    frozen = drop_pushable(frozen, white_pawns, black_pawns);
-    reach[kWhite] = side_reach(pos, kWhite, frozen);
-    reach[kBlack] = side_reach(pos, kBlack, frozen);
+    for (Bitboard m; (m = movable(pos, frozen));) frozen &= ~m;
+    side_reaches(pos, frozen, reach);
     Bitboard offenders = 0;
     for (Color c : {kWhite, kBlack}) {
       const Color e = ~c;
       const Bitboard mine = frozen & pos.pieces(c);
-      const Bitboard enemy_units = reach[e].non_king | (frozen & pos.pieces(e));
-      offenders |= mine & (reach[e].non_king | reach[e].king);  // could be taken
-      // could capture: a pawn of c on p captures to pawn_attacks(c, p); p is among the
-      // squares an enemy-coloured pawn on those squares would attack.
-      offenders |= mine & pawn_attacks_of(e, enemy_units);
+      offenders |= mine & (reach[e].non_king | reach[e].king) & ~(frozen & pos.pieces(e));
+      // a pawn of c on p captures to pawn_attacks(c, p): p is among the squares an
+      // enemy-coloured pawn standing on those targets would attack
+      offenders |= mine & pos.pieces(kPawn) & pawn_attacks_of(e, reach[e].non_king);
       // en passant: an enemy pawn that may land beside ours on our fifth rank
       const Bitboard fifth = c == kWhite ? kRank5 : kRank4;
       const Bitboard landing = reach[e].pawns & fifth;
-      offenders |= mine & fifth & (east(landing) | west(landing));
+      offenders |= mine & pos.pieces(kPawn) & fifth & (east(landing) | west(landing));
     }
     if (offenders == 0) break;
     frozen &= ~offenders;
   }
 
   BlockedAnalysis result;
-  result.frozen_pawns = frozen;
+  result.frozen = frozen;
   for (Color c : {kWhite, kBlack}) {
     result.king_reach[c] = reach[c].king;
     result.check_reach[c] = reach[c].checks;
+    result.cover[c] = reach[c].cover;
+    result.occupy[c] = reach[c].non_king;
   }
   return result;
+}
+
+bool cannot_mate(const BlockedAnalysis& a, Color winner) {
+  const Color loser = ~winner;
+  for (Bitboard b = a.king_reach[loser] & a.check_reach[winner]; b;) {
+    const Square s = pop_lsb(b);
+    // Mate on s needs every neighbour held by the loser or attacked by the winner.
+    if ((king_attacks(s) & ~(a.cover[winner] | a.occupy[loser])) == 0) return false;
+  }
+  return true;
 }
 
 }  // namespace eboard::engine

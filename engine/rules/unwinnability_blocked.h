@@ -12,10 +12,12 @@
 // a pawn of F (other units may always move away or be taken), knights jump, kings step
 // but never onto a square attacked by an enemy pawn of F (that pawn is always there),
 // pawns push and capture freely and, if they can reach the last rank, may become anything.
-// Then check that F is self-consistent: each pawn of F has a pawn of F right in front (it
+// Then check that F is self-consistent: each pawn of F has a unit of F right in front (it
 // can never push), no enemy unit other than the king can ever stand on a square it
 // captures to (it can never capture, en passant included), and no enemy unit can ever
-// reach its square (it is never taken). Drop offenders and repeat: F only shrinks, so
+// reach its square (it is never taken). F may also hold pieces whose every step leads
+// onto their own side's units of F (a bishop walled in by its pawns): they never move,
+// so the squares next to them that they attack are forbidden to the enemy king forever. Drop offenders and repeat: F only shrinks, so
 // this ends, at the largest consistent F.
 //
 // Why a consistent F is sound: consider the first move of any legal game from here that
@@ -23,9 +25,11 @@
 // over the moves) every unit stayed inside its computed set, so the move is one the
 // consistency check excluded: contradiction. Hence the sets bound the whole future.
 //
-// The verdict it supports: a checkmate needs a check. If no square the loser's king can
-// ever reach is attacked from any square the winner's units can ever reach (pawns of F
-// included, since they stay), the winner can never give check, let alone mate.
+// The verdict it supports: a checkmate needs a check and no flight. If on every square the
+// loser's king can ever reach either no unit of the winner can ever give check, or some
+// neighbour can never be attacked by the winner nor held by the loser, there is no mate.
+// Pawns capture only onto squares where an enemy unit may stand (a least fixed point over
+// both colours, so every real capture is included).
 #pragma once
 
 #include "engine/board/position.h"
@@ -33,17 +37,18 @@
 namespace eboard::engine {
 
 struct BlockedAnalysis {
-  Bitboard frozen_pawns = 0;     // the largest consistent F (both colours)
+  Bitboard frozen = 0;           // the largest consistent F (both colours)
   Bitboard king_reach[2] = {};   // squares each king can ever stand on
-  Bitboard check_reach[2] = {};  // squares that units of a colour can ever attack
-                                 // (kings excluded: a king never gives check)
+  Bitboard check_reach[2] = {};  // squares a colour's units but the king can ever attack
+  Bitboard cover[2] = {};        // the same plus the king's attacks
+  Bitboard occupy[2] = {};       // squares a colour's units but the king can ever hold
 };
 
 BlockedAnalysis analyse_blocked(const Position& pos);
 
-// True when the analysis proves that `winner` can never give check to the other king.
-inline bool never_checks(const BlockedAnalysis& a, Color winner) {
-  return (a.king_reach[~winner] & a.check_reach[winner]) == 0;
-}
+// True when the analysis proves that `winner` can never mate: on no square the loser's
+// king can reach can it be checked with every flight square taken (each neighbour must
+// be held by a unit of the loser or attacked by the winner).
+bool cannot_mate(const BlockedAnalysis& a, Color winner);
 
 }  // namespace eboard::engine

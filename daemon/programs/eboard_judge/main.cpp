@@ -1,6 +1,8 @@
 // eboard-judge: which side can still checkmate (interfaces.md §2, rules.md D10).
 // Reads every line first and validates them all, so a bad line prints nothing at all.
+#include <algorithm>
 #include <charconv>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -26,7 +28,9 @@ constexpr const char* kUsage =
     "where a verdict is winnable, unwinnable or undetermined: can that side checkmate by\n"
     "some series of legal moves (FIDE 6.9, 5.2.2)? Never a wrong winnable/unwinnable.\n"
     "  --quick        static reasoning only (microseconds a position)\n"
-    "  --max-nodes N  search budget per side in full mode (default 500000)\n";
+    "  --max-nodes N  search budget per side in full mode (default 500000)\n"
+    "  --stats        afterwards print verdict counts and the time per query (mean, max)\n"
+    "                 on stderr\n";
 
 const char* verdict_name(Verdict v) {
   switch (v) {
@@ -57,6 +61,7 @@ int main(int argc, char** argv) {
   AnalysisMode mode = AnalysisMode::kFull;
   std::uint64_t max_nodes = eboard::engine::kDefaultFullNodeLimit;
   bool nodes_given = false;
+  bool stats = false;
   std::string file = "-";
   bool file_given = false;
   for (int i = 1; i < argc; ++i) {
@@ -66,6 +71,8 @@ int main(int argc, char** argv) {
       return 0;
     } else if (arg == "--quick") {
       mode = AnalysisMode::kQuick;
+    } else if (arg == "--stats") {
+      stats = true;
     } else if (arg == "--max-nodes") {
       if (++i == argc) return fail("--max-nodes needs a number");
       std::string_view v = argv[i];
@@ -110,10 +117,29 @@ int main(int argc, char** argv) {
   }
 
   eboard::engine::WinnabilityAnalyzer analyzer;
+  std::uint64_t counts[3] = {};
+  double total_us = 0, max_us = 0;
+  auto judge = [&](const Position& pos, Color side) {
+    const auto start = std::chrono::steady_clock::now();
+    Verdict v = analyzer.analyse(pos, side, mode, max_nodes).verdict;
+    const std::chrono::duration<double, std::micro> took = std::chrono::steady_clock::now() - start;
+    total_us += took.count();
+    max_us = std::max(max_us, took.count());
+    ++counts[int(v)];
+    return v;
+  };
   for (std::size_t i = 0; i < positions.size(); ++i) {
-    Verdict w = analyzer.analyse(positions[i], eboard::engine::kWhite, mode, max_nodes).verdict;
-    Verdict b = analyzer.analyse(positions[i], eboard::engine::kBlack, mode, max_nodes).verdict;
+    Verdict w = judge(positions[i], eboard::engine::kWhite);
+    Verdict b = judge(positions[i], eboard::engine::kBlack);
     std::printf("W:%s B:%s %s\n", verdict_name(w), verdict_name(b), fens[i].c_str());
+  }
+  if (stats) {
+    const double queries = double(2 * positions.size());
+    std::fprintf(stderr,
+                 "queries %.0f winnable %llu unwinnable %llu undetermined %llu "
+                 "mean_us %.2f max_us %.1f\n",
+                 queries, (unsigned long long)counts[0], (unsigned long long)counts[1],
+                 (unsigned long long)counts[2], queries ? total_us / queries : 0.0, max_us);
   }
   return 0;
 }

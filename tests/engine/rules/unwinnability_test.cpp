@@ -1,0 +1,164 @@
+// Unit tests for the "cannot checkmate by any series of legal moves" analysis
+// (engine/rules/unwinnability.h; rules.md D7, D10).
+#include "engine/rules/unwinnability.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "engine/board/fen.h"
+#include "engine/board/movegen.h"
+#include "engine/rules/mate_search.h"
+#include "engine/rules/unwinnability_analyzer.h"
+#include "engine/rules/unwinnability_blocked.h"
+
+namespace eboard::engine {
+namespace {
+
+Position fen(const std::string& text) {
+  auto p = parse_fen(text, FenMode::kAllowIrregular);
+  EXPECT_TRUE(p.ok()) << text;
+  return p.value();
+}
+
+Analysis full(const std::string& text, Color side, std::uint64_t nodes = 100'000) {
+  return analyse_winnability(fen(text), side, AnalysisMode::kFull, nodes);
+}
+
+// A returned helpmate must be a real one: legal moves ending in mate of the loser.
+void expect_mating_line(const std::string& text, const Analysis& a, Color winner) {
+  ASSERT_EQ(a.verdict, Verdict::kWinnable);
+  Position pos = fen(text);
+  for (Move m : a.line) {
+    ASSERT_TRUE(pos.is_legal(m));
+    pos.make(m);
+  }
+  EXPECT_EQ(pos.side_to_move(), ~winner);
+  EXPECT_TRUE(is_checkmate(pos));
+}
+
+TEST(Unwinnability, LoneKingCannotMate) {
+  Analysis a = full("8/8/8/4k3/8/8/8/4K2Q w - -", kBlack);
+  EXPECT_EQ(a.verdict, Verdict::kUnwinnable);
+  EXPECT_EQ(a.reason, VerdictReason::kLoneKing);
+}
+
+TEST(Unwinnability, KingAndKnightAgainstBareKing) {
+  EXPECT_EQ(full("8/8/8/4k3/8/8/8/4K1N1 w - -", kWhite).reason, VerdictReason::kMaterial);
+  // With a pawn on the board the rule does not apply (the pawn may promote).
+  EXPECT_NE(material_verdict(fen("8/8/8/4k3/8/8/P7/4K1N1 w - -"), kWhite).verdict,
+            Verdict::kUnwinnable);
+}
+
+TEST(Unwinnability, SameColouredBishopsAgainstNothingThatBlocks) {
+  Analysis a = full("8/8/8/8/8/1kB5/1B6/BKB5 w - -", kWhite);
+  EXPECT_EQ(a.verdict, Verdict::kUnwinnable);
+  EXPECT_EQ(a.reason, VerdictReason::kMaterial);
+  // A knight of the loser can block a flight square: then a mate exists.
+  expect_mating_line("8/8/8/8/3k4/1Bn5/BKB5/1B6 w - -",
+                     full("8/8/8/8/3k4/1Bn5/BKB5/1B6 w - -", kWhite), kWhite);
+}
+
+TEST(Unwinnability, SingleBishopAgainstRookOrQueen) {
+  EXPECT_EQ(full("8/8/8/8/8/2k5/8/r1B1K3 w - -", kWhite).reason, VerdictReason::kMaterial);
+  EXPECT_EQ(full("8/8/8/8/8/2k5/8/r1B1K3 w - -", kBlack).verdict, Verdict::kWinnable);
+}
+
+TEST(Unwinnability, HelpmatesAreFoundAndReplayable) {
+  const char* kQueen = "8/8/8/4k3/8/8/8/4K2Q w - -";
+  expect_mating_line(kQueen, full(kQueen, kWhite), kWhite);
+  const char* kKnights = "k7/8/1K6/8/8/8/3NN3/8 w - -";  // K+N+N v K: a helpmate exists
+  expect_mating_line(kKnights, full(kKnights, kWhite), kWhite);
+  // The analyzer's README example: only a long (22-ply) helpmate exists.
+  const char* kLong = "Bb2kb2/bKp1p1p1/1pP1P1P1/pP6/6P1/P7/8/8 b - -";
+  Analysis a = full(kLong, kWhite, 200'000);
+  expect_mating_line(kLong, a, kWhite);
+  EXPECT_GE(a.line.size(), 10u);
+}
+
+TEST(Unwinnability, AlreadyMatedIsWinnableWithoutSearch) {
+  Analysis a = analyse_winnability(fen("k1R5/8/1K6/8/8/8/8/8 b - -"), kWhite,
+                                   AnalysisMode::kQuick, 0);
+  EXPECT_EQ(a.verdict, Verdict::kWinnable);
+  EXPECT_TRUE(a.line.empty());
+}
+
+TEST(Unwinnability, LockedPawnChainsSeparateTheKings) {
+  const char* kChain = "2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - -";
+  for (Color c : {kWhite, kBlack}) {
+    Analysis a = analyse_winnability(fen(kChain), c, AnalysisMode::kQuick, 0);
+    EXPECT_EQ(a.verdict, Verdict::kUnwinnable);
+    EXPECT_EQ(a.reason, VerdictReason::kBlockedStructure);
+  }
+  // The analyzer's README example: Black's bishops are on the wrong colour to cross.
+  Analysis black = analyse_winnability(fen("7b/1k5B/7b/8/1p1p1p1p/1PpP1P1P/2P3K1/N7 b - -"),
+                                       kBlack, AnalysisMode::kQuick, 0);
+  EXPECT_EQ(black.verdict, Verdict::kUnwinnable);
+  // One pawn that can still move breaks the lock: no proof then.
+  BlockedAnalysis open = analyse_blocked(fen("2b1k3/8/8/1p1p1p1p/1P1P1P2/8/7P/2B1K3 w - -"));
+  EXPECT_FALSE(cannot_mate(open, kWhite));
+}
+
+TEST(Unwinnability, SmallReachableSpaceIsSearchedExhaustively) {
+  // The white rook is shut in on h3-h4 behind its own king: no mate for White, found by
+  // visiting every reachable position.
+  Analysis a = full("2k5/6p1/6P1/6PK/6P1/6PR/7P/8 b - -", kWhite);
+  EXPECT_EQ(a.verdict, Verdict::kUnwinnable);
+  EXPECT_EQ(a.reason, VerdictReason::kSearchExhausted);
+}
+
+TEST(Unwinnability, QuickModeNeverSearches) {
+  Analysis a = analyse_winnability(Position(), kWhite, AnalysisMode::kQuick, 0);
+  EXPECT_EQ(a.verdict, Verdict::kUndetermined);
+  EXPECT_EQ(a.nodes, 0u);
+}
+
+TEST(Unwinnability, DeadPositions) {
+  EXPECT_EQ(is_dead_position(fen("8/8/8/4k3/8/8/8/2B1K3 b - -"), AnalysisMode::kQuick, 0),
+            Verdict::kUnwinnable);
+  EXPECT_EQ(is_dead_position(fen("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - -"),
+                             AnalysisMode::kQuick, 0),
+            Verdict::kUnwinnable);
+  EXPECT_EQ(is_dead_position(Position(), AnalysisMode::kFull, 100'000), Verdict::kWinnable);
+  EXPECT_EQ(is_dead_position(Position(), AnalysisMode::kQuick, 0), Verdict::kUndetermined);
+}
+
+TEST(MatingTest, StaticMaterialFollowsTheTable) {
+  // Lone knight against queens: insufficient by the table.
+  EXPECT_EQ(analyse_mating_test(fen("8/8/8/4k3/8/8/3q4/4K1N1 w - -"), kWhite,
+                                MatingTest::kStaticMaterial, AnalysisMode::kQuick, 0)
+                .verdict,
+            Verdict::kUnwinnable);
+  // The blocked position the table misses (research/rules-anchors.md §3): "winnable".
+  EXPECT_EQ(analyse_mating_test(fen("7b/1k5B/7b/8/1p1p1p1p/1PpP1P1P/2P3K1/N7 b - -"), kBlack,
+                                MatingTest::kStaticMaterial, AnalysisMode::kQuick, 0)
+                .verdict,
+            Verdict::kWinnable);
+}
+
+TEST(MatingTest, PskovForcedMateInOne) {
+  // Already a position where Black (to move) cannot avoid Rh8#: Kb8 is the only move.
+  Analysis now = analyse_mating_test(fen("k7/8/1K6/8/8/8/8/7R b - -"), kWhite,
+                                     MatingTest::kPskovForcedMateInOne, AnalysisMode::kFull,
+                                     10'000);
+  EXPECT_EQ(now.verdict, Verdict::kWinnable);
+  EXPECT_EQ(now.reason, VerdictReason::kForcedMateInOne);
+  // rules.md P7 / scenario 57: K+Q v K+P, the pawn may promote: Black has mating material.
+  Analysis p7 = analyse_mating_test(fen("8/8/4k3/8/8/8/1p6/3K3Q w - - 0 70"), kBlack,
+                                    MatingTest::kPskovForcedMateInOne, AnalysisMode::kFull,
+                                    200'000);
+  EXPECT_EQ(p7.verdict, Verdict::kWinnable);
+  // Unwinnable under the helpmate test is unwinnable here too.
+  EXPECT_EQ(analyse_mating_test(fen("8/8/8/4k3/8/8/8/4K1N1 w - -"), kWhite,
+                                MatingTest::kPskovForcedMateInOne, AnalysisMode::kFull, 1000)
+                .verdict,
+            Verdict::kUnwinnable);
+  // K+N+N v K (P6): a helpmate exists, an unavoidable mate in one does not; never winnable.
+  EXPECT_NE(analyse_mating_test(fen("8/8/8/3k4/8/8/8/2NNK3 b - -"), kWhite,
+                                MatingTest::kPskovForcedMateInOne, AnalysisMode::kFull, 20'000)
+                .verdict,
+            Verdict::kWinnable);
+}
+
+}  // namespace
+}  // namespace eboard::engine
