@@ -10,7 +10,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -116,6 +115,17 @@ std::string find_pgn_extract() {
   return std::system("command -v pgn-extract >/dev/null 2>&1") == 0 ? "pgn-extract" : "";
 }
 
+// pgn-extract's stderr without its progress counter ("Games: 1000\r" every 1000 games).
+std::string without_progress(std::string text) {
+  for (std::size_t at; (at = text.find("Games: ")) != std::string::npos;) {
+    std::size_t end = at + 7;
+    while (end < text.size() && text[end] >= '0' && text[end] <= '9') ++end;
+    if (end < text.size() && text[end] == '\r') ++end;
+    text.erase(at, end - at);
+  }
+  return text;
+}
+
 struct ExtractRun {
   int status = -1;
   std::string diagnostics;  // its log plus its stderr minus the "Games: N" progress
@@ -134,9 +144,7 @@ ExtractRun run_pgn_extract(const std::string& program, const std::string& pgn) {
                               "' '" + in.string() + "' 2>'" + err.string() + "'";
   ExtractRun run;
   run.status = std::system(command.c_str());
-  const std::string progress_free =
-      std::regex_replace(read_file(err), std::regex("Games: [0-9]+\r?"), "");
-  run.diagnostics = read_file(log) + progress_free;
+  run.diagnostics = read_file(log) + without_progress(read_file(err));
   run.output = read_file(out);
   fs::remove_all(dir);
   return run;
