@@ -1,0 +1,70 @@
+#include "engine/game/game_tracker.h"
+
+#include <gtest/gtest.h>
+
+#include "tests/engine/recognize/board_driver.h"
+
+namespace eboard::engine::testing {
+namespace {
+
+TEST(GameTracker, StartsAtTheFirstInputWithWhitesClockRunning) {
+  BoardDriver b;
+  ASSERT_FALSE(b.events.empty());
+  EXPECT_EQ(b.events.front().kind, GameEventKind::kGameStarted);
+  EXPECT_EQ(b.events.front().time_control, "900+10");
+  EXPECT_EQ(b.tracker.clock().running(), kWhite);
+}
+
+TEST(GameTracker, MoveCompletedCarriesBothClocksAfterThePress) {
+  BoardDriver b;  // 900+10, start_and_press: 910 s each at the start
+  b.move("e2", "e4", 4000);
+  b.press(kWhite, 5000);
+  const GameEvent* done = b.last(GameEventKind::kMoveCompleted);
+  ASSERT_NE(done, nullptr);
+  EXPECT_EQ(done->white_ms, 910000 - 5000 + 10000);
+  EXPECT_EQ(done->black_ms, 910000);
+  EXPECT_EQ(b.tracker.moves().back().remaining_ms, done->white_ms);
+  EXPECT_EQ(b.tracker.clock().running(), kBlack);
+}
+
+TEST(GameTracker, PressByTheSideWhoseClockDoesNotRunIsIgnored) {
+  BoardDriver b;
+  b.move("e2", "e4", 1000);
+  b.press(kBlack, 1500);  // D3: ignored for move logic
+  EXPECT_TRUE(b.completed_ucis().empty());
+  EXPECT_TRUE(b.of(GameEventKind::kClockPressWithoutMove).empty());
+  b.press(kWhite, 2000);
+  EXPECT_EQ(b.completed_ucis(), std::vector<std::string>{"e2e4"});
+}
+
+TEST(GameTracker, CountsIllegalMovesPerPlayerAndTheOpponentsPressRestartsTheOffender) {
+  BoardDriver b("rnbqk1nr/pppp1ppp/8/4p3/1b1P4/5N2/PPP1PPPP/RNBQKB1R w KQkq - 2 3");
+  b.move("e2", "e3", 1000);  // rules.md scenario 11: the king stays in check
+  b.press(kWhite, 1500);
+  EXPECT_EQ(b.tracker.illegal_count(kWhite), 1);
+  b.press(kBlack, 2000);  // Black presses without moving
+  EXPECT_EQ(b.last(GameEventKind::kClockPressWithoutMove)->side, kBlack);
+  EXPECT_EQ(b.tracker.illegal_count(kBlack), 1);
+  b.move("e3", "e2", 2500);  // White restores and plays a legal move
+  b.move("c2", "c3", 3000);
+  b.press(kWhite, 3500);
+  EXPECT_EQ(b.completed_ucis(), std::vector<std::string>{"c2c3"});
+}
+
+TEST(GameTracker, ReportsItsNextDeadlineAndNothingAfterTheEnd) {
+  BoardDriver b("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2");
+  const auto clock_deadline = b.tracker.next_deadline();
+  ASSERT_TRUE(clock_deadline);  // the flag fall of the running clock
+  b.move("d8", "h4", 1000);
+  EXPECT_EQ(b.tracker.next_deadline(), Millis(2100));  // game_end_stable_ms after the put
+  b.advance(2100);
+  EXPECT_TRUE(b.tracker.ended());
+  EXPECT_FALSE(b.tracker.next_deadline());
+  const std::size_t n = b.events.size();
+  b.move("h4", "d8", 3000);
+  b.press(kWhite, 3500);
+  EXPECT_EQ(b.events.size(), n);
+}
+
+}  // namespace
+}  // namespace eboard::engine::testing

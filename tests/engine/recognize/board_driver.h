@@ -1,0 +1,77 @@
+// A test's hands on the board: lifts, puts and presses fed to a real GameTracker at
+// chosen times, with the events collected for inspection.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "engine/board/fen.h"
+#include "engine/game/game_tracker.h"
+#include "engine/rules/rule_set.h"
+
+namespace eboard::engine::testing {
+
+inline TrackerConfig config_for(std::string_view fen = kStartFen, std::string_view rules = "fide-standard",
+                                SensingMode sensing = SensingMode::kAuto) {
+  TrackerConfig c;
+  c.rules = rule_set_by_name(rules).value();
+  c.time_control = parse_time_control("900+10").value();
+  c.start = parse_fen(fen).value();
+  c.sensing = sensing;
+  return c;
+}
+
+class BoardDriver {
+ public:
+  explicit BoardDriver(TrackerConfig config) : tracker(std::move(config)) {
+    std::array<SquareCode, kSquareCount> codes{};
+    const Position& p = tracker.committed();
+    for (int s = 0; s < kSquareCount; ++s) codes[s] = p.piece_on(Square(s));
+    tracker.placement(Millis(0), codes, events);
+  }
+  explicit BoardDriver(std::string_view fen = kStartFen) : BoardDriver(config_for(fen)) {}
+
+  void lift(std::string_view sq, int at_ms) {
+    tracker.square(Millis(at_ms), parse_square(sq), kEmptyCode, events);
+  }
+  void put(std::string_view sq, char piece, int at_ms) {
+    tracker.square(Millis(at_ms), parse_square(sq), square_code_from_char(piece), events);
+  }
+  // lift + put of one piece, 100 ms apart.
+  void move(std::string_view from, std::string_view to, int at_ms) {
+    const SquareCode code = tracker.recognizer().sensed().at(parse_square(from));
+    lift(from, at_ms);
+    put(to, square_code_to_char(code), at_ms + 100);
+  }
+  void press(Color side, int at_ms) { tracker.lever(Millis(at_ms), side, events); }
+  void advance(int at_ms) { tracker.advance(Millis(at_ms), events); }
+
+  std::vector<const GameEvent*> of(GameEventKind kind) const {
+    std::vector<const GameEvent*> out;
+    for (const GameEvent& e : events)
+      if (e.kind == kind) out.push_back(&e);
+    return out;
+  }
+  std::vector<std::string> completed_ucis() const {
+    std::vector<std::string> out;
+    for (const GameEvent* e : of(GameEventKind::kMoveCompleted)) out.push_back(e->uci);
+    return out;
+  }
+  std::vector<std::string> tentative_ucis() const {
+    std::vector<std::string> out;
+    for (const GameEvent* e : of(GameEventKind::kMoveTentative)) out.push_back(e->uci);
+    return out;
+  }
+  const GameEvent* last(GameEventKind kind) const {
+    const auto all = of(kind);
+    return all.empty() ? nullptr : all.back();
+  }
+  std::string fen() const { return to_fen(tracker.committed()); }
+
+  GameTracker tracker;
+  GameEvents events;
+};
+
+}  // namespace eboard::engine::testing

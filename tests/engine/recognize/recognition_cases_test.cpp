@@ -1,0 +1,322 @@
+// One test per way people move pieces (issue 4, "Tests"): a real GameTracker fed lifts,
+// puts and presses at chosen times.
+#include <gtest/gtest.h>
+
+#include "tests/engine/recognize/board_driver.h"
+
+namespace eboard::engine::testing {
+namespace {
+
+using Strings = std::vector<std::string>;
+constexpr const char* kCastlingFen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQkq - 0 1";
+
+TEST(Recognition, CleanMoveIsTentativeOnThePutAndCompletedOnThePressEvent) {
+  BoardDriver b;
+  b.lift("e2", 1000);
+  EXPECT_TRUE(b.of(GameEventKind::kMoveTentative).empty());
+  b.put("e4", 'P', 1200);
+  ASSERT_EQ(b.tentative_ucis(), Strings{"e2e4"});
+  EXPECT_EQ(b.last(GameEventKind::kMoveTentative)->at_ms, 1200);
+  EXPECT_EQ(b.last(GameEventKind::kMoveTentative)->san, "e4");
+  b.press(kWhite, 1500);
+  const GameEvent* done = b.last(GameEventKind::kMoveCompleted);
+  ASSERT_NE(done, nullptr);
+  EXPECT_EQ(done->at_ms, 1500);
+  EXPECT_EQ(done->uci, "e2e4");
+  EXPECT_EQ(done->ply, 1);
+  EXPECT_EQ(done->first_seen_ms, 1200);
+  EXPECT_EQ(done->completion, CompletionKind::kClockPress);
+  EXPECT_EQ(b.fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+}
+
+TEST(Recognition, CastlingEitherPieceFirstOnEitherWing) {
+  struct Case { const char* king_to; const char* rook_from; const char* rook_to; bool rook_first; };
+  for (const Case c : {Case{"g1", "h1", "f1", false}, Case{"g1", "h1", "f1", true},
+                       Case{"c1", "a1", "d1", false}, Case{"c1", "a1", "d1", true}}) {
+    BoardDriver b(kCastlingFen);
+    if (c.rook_first) b.move(c.rook_from, c.rook_to, 1000);
+    b.move("e1", c.king_to, 1500);
+    if (!c.rook_first) b.move(c.rook_from, c.rook_to, 2000);
+    b.press(kWhite, 2500);
+    EXPECT_EQ(b.completed_ucis(), Strings{std::string("e1") + c.king_to});
+    // 4.4.2: the rook first is a touch-move breach for the arbiter, never an illegal move.
+    EXPECT_EQ(b.of(GameEventKind::kTouchMoveViolation).size(), c.rook_first ? 1u : 0u);
+    EXPECT_TRUE(b.of(GameEventKind::kIllegalMoveCompleted).empty());
+  }
+  BoardDriver b("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R b KQkq - 0 1");
+  b.move("h8", "f8", 1000);
+  b.move("e8", "g8", 1500);
+  b.press(kBlack, 2000);
+  EXPECT_EQ(b.completed_ucis(), Strings{"e8g8"});
+}
+
+TEST(Recognition, EnPassantInBothCaptureOrders) {
+  for (const bool victim_first : {false, true}) {
+    BoardDriver b("4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 1");
+    if (victim_first) b.lift("d5", 900);
+    b.move("e5", "d6", 1000);
+    if (!victim_first) b.lift("d5", 1300);
+    b.press(kWhite, 1600);
+    EXPECT_EQ(b.completed_ucis(), Strings{"e5d6"});
+  }
+}
+
+TEST(Recognition, PromotionDirectTwoStepWithCaptureAndUnderPromotion) {
+  const char* fen = "3r3k/4P3/8/8/8/8/8/4K3 w - - 0 1";
+  {
+    BoardDriver b(fen);
+    b.lift("e7", 1000);
+    b.put("e8", 'Q', 1200);
+    b.press(kWhite, 1500);
+    EXPECT_EQ(b.completed_ucis(), Strings{"e7e8q"});
+  }
+  {  // the pawn put down first and left there a while: a pending incomplete promotion
+    BoardDriver b(fen);
+    b.move("e7", "e8", 1000);
+    b.advance(1700);
+    const GameEvent* pending = b.last(GameEventKind::kIllegalMovePending);
+    ASSERT_NE(pending, nullptr);
+    EXPECT_EQ(pending->reason, IllegalReason::kPromotionIncomplete);
+    b.lift("e8", 2000);
+    b.put("e8", 'Q', 2300);
+    EXPECT_EQ(b.of(GameEventKind::kIllegalMoveCorrected).size(), 1u);
+    b.press(kWhite, 2600);
+    EXPECT_EQ(b.completed_ucis(), Strings{"e7e8q"});
+  }
+  {
+    BoardDriver b(fen);
+    b.lift("d8", 900);
+    b.lift("e7", 1000);
+    b.put("d8", 'Q', 1200);
+    b.press(kWhite, 1500);
+    EXPECT_EQ(b.completed_ucis(), Strings{"e7d8q"});
+  }
+  {
+    BoardDriver b(fen);
+    b.lift("e7", 1000);
+    b.put("e8", 'N', 1200);
+    b.press(kWhite, 1500);
+    EXPECT_EQ(b.completed_ucis(), Strings{"e7e8n"});
+  }
+  {  // pressed with the pawn on the last rank: 7.5.2
+    BoardDriver b(fen);
+    b.move("e7", "e8", 1000);
+    b.press(kWhite, 1200);
+    const GameEvent* illegal = b.last(GameEventKind::kIllegalMoveCompleted);
+    ASSERT_NE(illegal, nullptr);
+    EXPECT_EQ(illegal->reason, IllegalReason::kPromotionIncomplete);
+    EXPECT_TRUE(b.completed_ucis().empty());
+  }
+}
+
+TEST(Recognition, MoveTakenBackIsWithdrawnAndTheNextMoveRecordsIt) {
+  BoardDriver b;
+  b.move("e2", "e4", 1000);
+  b.move("e4", "e2", 2000);
+  ASSERT_EQ(b.of(GameEventKind::kMoveWithdrawn).size(), 1u);
+  EXPECT_EQ(b.last(GameEventKind::kMoveWithdrawn)->uci, "e2e4");
+  b.move("d2", "d4", 3000);
+  b.press(kWhite, 3500);
+  EXPECT_EQ(b.completed_ucis(), Strings{"d2d4"});
+  EXPECT_TRUE(b.last(GameEventKind::kMoveCompleted)->taken_back);
+}
+
+TEST(Recognition, HoverAndSlideNeverBecomeTheMove) {
+  BoardDriver b;
+  b.lift("g1", 1000);
+  b.put("h3", 'N', 1100);  // a legal square touched on the way: tentative, then superseded
+  b.lift("h3", 1200);
+  b.put("g3", 'N', 1250);  // an illegal square, for less than debounce_ms
+  b.lift("g3", 1400);
+  b.put("f3", 'N', 1450);
+  b.advance(3000);
+  EXPECT_TRUE(b.of(GameEventKind::kIllegalMovePending).empty());
+  b.press(kWhite, 3000);
+  EXPECT_EQ(b.tentative_ucis(), (Strings{"g1h3", "g1f3"}));
+  EXPECT_EQ(b.completed_ucis(), Strings{"g1f3"});
+  EXPECT_TRUE(b.last(GameEventKind::kMoveCompleted)->slid_through);
+}
+
+TEST(Recognition, KnockedPieceAndFlickerAreTransients) {
+  BoardDriver b;
+  b.lift("d7", 500);  // knocked off the board while White thinks: in the air
+  b.advance(3000);
+  b.put("d7", 'p', 3000);
+  b.lift("b8", 3100);  // knocked onto a neighbour for a while: pending, then corrected
+  b.put("b6", 'n', 3200);
+  b.advance(3600);
+  ASSERT_EQ(b.of(GameEventKind::kIllegalMovePending).size(), 1u);
+  EXPECT_EQ(b.last(GameEventKind::kIllegalMovePending)->reason, IllegalReason::kWrongSide);
+  b.lift("b6", 3700);
+  b.put("b8", 'n', 3800);
+  EXPECT_EQ(b.of(GameEventKind::kIllegalMoveCorrected).size(), 1u);
+  b.lift("a1", 4000);  // flicker
+  b.put("a1", 'R', 4030);
+  b.move("e2", "e4", 5000);
+  b.press(kWhite, 5500);
+  EXPECT_EQ(b.completed_ucis(), Strings{"e2e4"});
+  EXPECT_TRUE(b.last(GameEventKind::kMoveCompleted)->piece_missing);
+  EXPECT_TRUE(b.of(GameEventKind::kIllegalMoveCompleted).empty());
+  EXPECT_TRUE(b.of(GameEventKind::kRestoreRequested).empty());
+}
+
+TEST(Recognition, DisarrangedBoardAsksForTheCommittedPosition) {
+  BoardDriver b;
+  b.move("a1", "a5", 1000);
+  b.move("h2", "h5", 1200);
+  b.advance(1700);
+  const GameEvent* pending = b.last(GameEventKind::kIllegalMovePending);
+  ASSERT_NE(pending, nullptr);
+  EXPECT_EQ(pending->reason, IllegalReason::kUnexplained);
+  EXPECT_EQ(pending->squares, (Strings{"a1", "h2", "a5", "h5"}));
+  EXPECT_TRUE(b.of(GameEventKind::kRestoreRequested).empty());
+  b.advance(4300);
+  const GameEvent* restore = b.last(GameEventKind::kRestoreRequested);
+  ASSERT_NE(restore, nullptr);
+  EXPECT_EQ(restore->at_ms, 4300);
+  EXPECT_EQ(restore->fen, std::string(kStartFen));
+  b.move("a5", "a1", 5000);
+  b.move("h5", "h2", 5200);
+  EXPECT_EQ(b.of(GameEventKind::kIllegalMoveCorrected).size(), 1u);
+}
+
+TEST(Recognition, IllegalPendingReasonsThenCompletedWithCount) {
+  {  // rules.md scenario 2 then 6-like: king left in check, pressed
+    BoardDriver b("rnbqk1nr/pppp1ppp/8/4p3/1b1P4/5N2/PPP1PPPP/RNBQKB1R w KQkq - 2 3");
+    b.move("f3", "g5", 1000);
+    b.advance(1500);
+    ASSERT_NE(b.last(GameEventKind::kIllegalMovePending), nullptr);
+    EXPECT_EQ(b.last(GameEventKind::kIllegalMovePending)->reason, IllegalReason::kKingInCheck);
+    b.press(kWhite, 2000);
+    const GameEvent* done = b.last(GameEventKind::kIllegalMoveCompleted);
+    ASSERT_NE(done, nullptr);
+    EXPECT_EQ(done->count, 1);
+    EXPECT_EQ(done->uci, "f3g5");
+    EXPECT_EQ(b.tracker.illegal_count(kWhite), 1);
+    EXPECT_NE(b.last(GameEventKind::kRestoreRequested), nullptr);
+    EXPECT_TRUE(b.completed_ucis().empty());
+  }
+  struct Case { const char* fen; const char* from; const char* to; IllegalReason reason; };
+  for (const Case c : {Case{kStartFen.data(), "a1", "a4", IllegalReason::kPieceMovement},
+                       Case{kStartFen.data(), "e7", "e5", IllegalReason::kWrongSide},
+                       Case{"r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1", "e1", "g1", IllegalReason::kCastling}}) {
+    BoardDriver b(c.fen);
+    b.move(c.from, c.to, 1000);
+    if (std::string(c.to) == "g1") b.move("h1", "f1", 1200);
+    b.advance(2000);
+    ASSERT_NE(b.last(GameEventKind::kIllegalMovePending), nullptr) << c.from << c.to;
+    EXPECT_EQ(b.last(GameEventKind::kIllegalMovePending)->reason, c.reason) << c.from << c.to;
+  }
+}
+
+TEST(Recognition, PressWithoutMoveIsClassifiedByTheRuleSet) {
+  BoardDriver standard;
+  standard.press(kWhite, 1000);
+  ASSERT_NE(standard.last(GameEventKind::kClockPressWithoutMove), nullptr);
+  EXPECT_EQ(standard.last(GameEventKind::kClockPressWithoutMove)->classification, PressClass::kIllegal);
+  ASSERT_NE(standard.last(GameEventKind::kIllegalMoveCompleted), nullptr);
+  EXPECT_EQ(standard.last(GameEventKind::kIllegalMoveCompleted)->reason, IllegalReason::kPressWithoutMove);
+  BoardDriver legacy(config_for(kStartFen, "legacy-blitz"));
+  legacy.press(kWhite, 1000);
+  EXPECT_EQ(legacy.last(GameEventKind::kClockPressWithoutMove)->classification, PressClass::kRestartAllowed);
+  EXPECT_EQ(legacy.tracker.illegal_count(kWhite), 0);
+}
+
+TEST(Recognition, TwoPliesWithoutAPressEachCompleteByTheirOwnPress) {
+  BoardDriver b;  // rules.md scenario 25
+  b.move("e2", "e4", 1000);
+  b.move("e7", "e5", 2000);
+  EXPECT_EQ(b.tentative_ucis(), (Strings{"e2e4", "e7e5"}));
+  EXPECT_TRUE(b.completed_ucis().empty());
+  b.press(kWhite, 2500);
+  EXPECT_EQ(b.completed_ucis(), Strings{"e2e4"});
+  b.press(kBlack, 3000);
+  EXPECT_EQ(b.completed_ucis(), (Strings{"e2e4", "e7e5"}));
+}
+
+TEST(Recognition, BoardTurnedRoundIsMappedBeforeTheFirstMove) {
+  TrackerConfig c = config_for();
+  GameTracker t(c);
+  GameEvents events;
+  std::array<SquareCode, kSquareCount> codes{};
+  for (int s = 0; s < kSquareCount; ++s) codes[s] = c.start.piece_on(rotate_180(Square(s)));
+  t.placement(Millis(0), codes, events);
+  EXPECT_TRUE(t.recognizer().rotated());
+  t.square(Millis(1000), rotate_180(kE2), kEmptyCode, events);
+  t.square(Millis(1100), rotate_180(kE4), kWhitePawn, events);
+  t.lever(Millis(1500), kWhite, events);
+  ASSERT_EQ(t.moves().size(), 1u);
+  EXPECT_EQ(t.moves()[0].move, Move(kE2, kE4));
+}
+
+TEST(Recognition, OccupancyOnlyBoardPlaysCapturesAndPromotesToAQueen) {
+  BoardDriver b(config_for("4k3/4P3/8/2p1p3/3B4/8/8/4K3 w - - 0 1", "fide-standard", SensingMode::kOccupancy));
+  b.lift("e5", 1000);  // the bishop could take on c5 or e5: the lifted square says which
+  b.lift("d4", 1100);
+  b.put("e5", '?', 1200);
+  b.press(kWhite, 1500);
+  b.move("e8", "d7", 2000);
+  b.tracker.square(Millis(2100), parse_square("d7"), kOccupiedCode, b.events);
+  b.press(kBlack, 2500);
+  b.lift("e7", 3000);
+  b.put("e8", '?', 3100);
+  b.press(kWhite, 3500);
+  EXPECT_EQ(b.completed_ucis(), (Strings{"d4e5", "e8d7", "e7e8q"}));
+}
+
+TEST(Recognition, ResultGestureIsProposedOnlyWhenStable) {
+  BoardDriver b("8/8/8/8/8/8/8/K6k w - - 0 60");
+  b.move("a1", "e4", 1000);
+  b.move("h1", "d5", 1200);
+  b.advance(1400);  // not yet stable for debounce_ms
+  EXPECT_TRUE(b.of(GameEventKind::kGameEnded).empty());
+  b.advance(1700);
+  const GameEvent* ended = b.last(GameEventKind::kGameEnded);
+  ASSERT_NE(ended, nullptr);
+  EXPECT_EQ(ended->result, "1-0");
+  EXPECT_TRUE(ended->proposed);
+  EXPECT_TRUE(b.of(GameEventKind::kIllegalMovePending).empty());
+  EXPECT_TRUE(b.completed_ucis().empty());
+  BoardDriver piece;
+  piece.put("e4", '1', 1000);
+  piece.advance(1400);
+  ASSERT_NE(piece.last(GameEventKind::kGameEnded), nullptr);
+  EXPECT_EQ(piece.last(GameEventKind::kGameEnded)->result, "1/2-1/2");
+}
+
+TEST(Recognition, CheckmateCompletesWithoutAPressOnceStable) {
+  const char* before_mate = "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2";
+  BoardDriver slide(before_mate);
+  slide.move("d8", "h4", 1000);  // over the mating square...
+  slide.lift("h4", 1500);        // ...and on before game_end_stable_ms
+  slide.put("g5", 'q', 1600);
+  slide.advance(5000);
+  EXPECT_TRUE(slide.of(GameEventKind::kGameEnded).empty());
+  BoardDriver mate(before_mate);
+  mate.move("d8", "h4", 1000);
+  mate.advance(2099);
+  EXPECT_TRUE(mate.completed_ucis().empty());
+  mate.advance(2100);
+  ASSERT_EQ(mate.completed_ucis(), Strings{"d8h4"});
+  EXPECT_EQ(mate.last(GameEventKind::kMoveCompleted)->completion, CompletionKind::kGameEnd);
+  EXPECT_EQ(mate.last(GameEventKind::kMoveCompleted)->at_ms, 2100);
+  EXPECT_EQ(mate.last(GameEventKind::kGameEnded)->result, "0-1");
+  EXPECT_TRUE(mate.tracker.ended());
+  BoardDriver pressed(before_mate);
+  pressed.move("d8", "h4", 1000);
+  pressed.press(kBlack, 1300);
+  EXPECT_EQ(pressed.last(GameEventKind::kMoveCompleted)->completion, CompletionKind::kClockPress);
+  EXPECT_EQ(pressed.last(GameEventKind::kGameEnded)->termination, TerminationKind::kCheckmate);
+}
+
+TEST(Recognition, StalemateCompletesWithoutAPress) {
+  BoardDriver b("7k/4Q3/6K1/8/8/8/8/8 w - - 0 1");
+  b.move("e7", "f7", 1000);
+  b.advance(2200);
+  ASSERT_NE(b.last(GameEventKind::kGameEnded), nullptr);
+  EXPECT_EQ(b.last(GameEventKind::kGameEnded)->result, "1/2-1/2");
+  EXPECT_EQ(b.last(GameEventKind::kGameEnded)->termination, TerminationKind::kStalemate);
+}
+
+}  // namespace
+}  // namespace eboard::engine::testing
