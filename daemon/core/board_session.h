@@ -1,0 +1,99 @@
+// One board's game logic in the daemon: what its driver reports goes into its own
+// GameTracker, and what the tracker emits leaves as eboard.v1.Events through `publish`
+// (the hub numbers, journals and fans them out). No I/O and no clock reads: the link
+// (device_link.h) passes `now` as milliseconds on the board's time line, so the whole
+// session is testable with chosen timestamps.
+//
+// Recovery (issue 6 item 8): resume() takes the state folded from the journal and
+// restarts the game at the last completed move (move numbers continue; the tracker's own
+// gameStarted is not repeated). The first full dump after a (re)connect is then judged
+// against the committed position together with the clock's running side
+// (recovery.h): moves made while nobody listened are completed as `recovered`; anything
+// else publishes restoreRequested and nothing is guessed.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "daemon/core/board_state.h"
+#include "drivers/clock_sides.h"
+#include "drivers/sensor_event.h"
+#include "eboard/v1/command.pb.h"
+#include "eboard/v1/frame.pb.h"
+#include "engine/game/game_tracker.h"
+#include "engine/util/result.h"
+
+namespace eboard::daemon {
+
+using engine::Millis;
+
+// How games on this board are configured (--rules, --clock, --param, a sim script's
+// header; a new-game command overrides parts).
+struct GameSetup {
+  std::string rules = "fide-standard";
+  std::string clock;  // "" = the rule set's default
+  std::vector<std::pair<std::string, std::string>> params;
+  std::vector<std::pair<std::string, std::string>> tags;
+  std::string start_fen;  // "" = the standard start position
+};
+
+Result<engine::TrackerConfig> make_tracker_config(const GameSetup& setup);
+
+class BoardSession {
+ public:
+  using Publish = std::function<std::uint32_t(eboard::v1::Event)>;
+
+  BoardSession(std::string board_id, GameSetup setup, drivers::WhiteSetting white,
+               Publish publish);
+
+  // Continues the journal's game (call before any input).
+  std::optional<Error> resume(const BoardState& journal_state);
+
+  // The link was (re)established: the next full dump is checked for missed moves.
+  void on_link_up() { awaiting_dump_ = true; }
+  void on_sensor(const drivers::SensorEvent& event, Millis now);
+  void device_status(eboard::v1::DeviceRole role, eboard::v1::DeviceState state,
+                     const std::string& detail, Millis now);
+  void advance(Millis now);
+  std::optional<Millis> next_deadline() const;
+  eboard::v1::Ack command(const eboard::v1::Command& command, Millis now);
+
+  const std::string& board_id() const { return board_id_; }
+  bool game_ended() const { return tracker_ && tracker_->ended(); }
+
+ private:
+  using Codes = std::array<engine::SquareCode, engine::kSquareCount>;
+  void emit(engine::GameEvents& events);
+  void publish_event(eboard::v1::Event event);
+  void placement_seen(const drivers::Placement& placement, Millis now);
+  void judge_dump(Millis now);
+  void clock_reading(const drivers::ClockReading& reading, Millis now);
+  std::optional<Error> start_game(const GameSetup& setup, Millis now);
+  eboard::v1::Ack run_action(const eboard::v1::Command& command, Millis now);
+
+  std::string board_id_;
+  GameSetup setup_;
+  drivers::ClockSides sides_;
+  Publish publish_;
+  std::optional<engine::GameTracker> tracker_;
+  std::uint32_t game_id_ = 0;
+  std::string rules_name_;
+  int ply_offset_ = 0;          // completed plies before a resumed tracker's start
+  bool suppress_started_ = false;
+  bool resumed_ = false;        // a journal's game continues on a fresh tracker
+  bool recovering_ = false;     // feeding moves found by recovery
+  bool awaiting_dump_ = false;
+  std::optional<Codes> pending_dump_;
+  std::optional<Millis> pending_dump_at_;
+  std::optional<engine::Color> clock_running_;
+  bool clock_known_ = false;
+  Codes placement_{};
+  bool placement_known_ = false;
+  std::uint32_t first_seq_ = 0;  // first seq published during the current command
+};
+
+}  // namespace eboard::daemon

@@ -1,0 +1,112 @@
+#include "daemon/core/board_state.h"
+
+namespace eboard::daemon {
+namespace {
+
+namespace v1 = eboard::v1;
+
+std::string placement_of(const std::string& fen) { return fen.substr(0, fen.find(' ')); }
+
+}  // namespace
+
+BoardState::BoardState(std::string board_id) {
+  snapshot_.set_board_id(std::move(board_id));
+  snapshot_.set_game_state(v1::GAME_STATE_NOT_STARTED);
+  snapshot_.set_running(v1::SIDE_NONE);
+  snapshot_.set_board_state(v1::DEVICE_STATE_CONNECTING);
+  snapshot_.set_clock_state(v1::DEVICE_STATE_CONNECTING);
+}
+
+void BoardState::apply(const v1::Event& e) {
+  v1::Snapshot& s = snapshot_;
+  s.set_last_seq(e.seq());
+  s.set_at_ms(e.at_ms());
+  if (e.game_id() != 0) s.set_game_id(e.game_id());
+  if (!e.rules().empty()) s.set_rules(e.rules());
+  switch (e.kind_case()) {
+    case v1::Event::kGameStarted: {
+      const auto& g = e.game_started();
+      s.set_game_state(v1::GAME_STATE_IN_PROGRESS);
+      s.set_rules(g.rules());
+      s.set_time_control(g.time_control());
+      *s.mutable_params() = g.params();
+      *s.mutable_tags() = g.tags();
+      s.set_start_fen(g.fen());
+      s.set_fen(g.fen());
+      s.set_placement(placement_of(g.fen()));
+      s.clear_moves();
+      s.clear_tentative_uci();
+      s.set_white_ms(g.white_ms());
+      s.set_black_ms(g.black_ms());
+      s.clear_result();
+      s.clear_termination();
+      s.clear_result_proposed();
+      s.clear_white_illegal_count();
+      s.clear_black_illegal_count();
+      break;
+    }
+    case v1::Event::kMoveTentative:
+      s.set_tentative_uci(e.move_tentative().uci());
+      s.set_placement(placement_of(e.move_tentative().fen()));
+      break;
+    case v1::Event::kMoveWithdrawn:
+      s.clear_tentative_uci();
+      s.set_placement(placement_of(s.fen()));
+      break;
+    case v1::Event::kMoveCompleted: {
+      const auto& m = e.move_completed();
+      v1::MoveRecord* record = s.add_moves();
+      record->set_ply(m.ply());
+      record->set_uci(m.uci());
+      record->set_san(m.san());
+      record->set_at_ms(e.at_ms());
+      record->set_clock_ms(m.side() == v1::SIDE_BLACK ? m.black_ms() : m.white_ms());
+      record->set_recovered(m.recovered());
+      s.set_fen(m.fen());
+      s.set_placement(placement_of(m.fen()));
+      s.clear_tentative_uci();
+      s.set_white_ms(m.white_ms());
+      s.set_black_ms(m.black_ms());
+      break;
+    }
+    case v1::Event::kPositionChanged:
+      s.set_fen(e.position_changed().fen());
+      s.set_placement(placement_of(e.position_changed().fen()));
+      s.clear_tentative_uci();
+      break;
+    case v1::Event::kIllegalMoveCompleted:
+      if (e.illegal_move_completed().side() == v1::SIDE_WHITE) {
+        s.set_white_illegal_count(e.illegal_move_completed().count());
+      } else {
+        s.set_black_illegal_count(e.illegal_move_completed().count());
+      }
+      break;
+    case v1::Event::kClock:
+      s.set_white_ms(e.clock().white_ms());
+      s.set_black_ms(e.clock().black_ms());
+      s.set_running(e.clock().running());
+      s.set_paused(e.clock().paused());
+      break;
+    case v1::Event::kGameEnded:
+      s.set_game_state(v1::GAME_STATE_ENDED);
+      s.set_result(e.game_ended().result());
+      s.set_termination(e.game_ended().termination());
+      s.set_result_proposed(e.game_ended().proposed());
+      s.set_running(v1::SIDE_NONE);
+      break;
+    case v1::Event::kDeviceStatus: {
+      const auto& d = e.device_status();
+      if (d.role() == v1::DEVICE_ROLE_CLOCK) {
+        s.set_clock_state(d.state());
+      } else {
+        s.set_board_state(d.state());
+      }
+      s.set_device_detail(d.detail());
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+}  // namespace eboard::daemon

@@ -1,0 +1,291 @@
+#include "daemon/core/config.h"
+
+#include <algorithm>
+#include <cctype>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <boost/program_options.hpp>
+
+#include "engine/clock/time_control.h"
+#include "engine/rules/rule_params.h"
+#include "engine/rules/rule_set.h"
+
+namespace eboard::daemon {
+namespace {
+
+namespace po = boost::program_options;
+
+po::options_description describe_options() {
+  po::options_description d(
+      "Options (on the command line as --NAME VALUE, in the --config file as NAME = VALUE)");
+  // clang-format off
+  d.add_options()
+    ("help,h", "print this help and exit")
+    ("version", "print the version and exit")
+    ("config", po::value<std::string>()->value_name("FILE"),
+     "read more options from FILE: one `NAME = VALUE` a line, `#` comments; the command "
+     "line wins over the file for single-valued options, lists are joined")
+    ("board", po::value<std::vector<std::string>>()->composing()->value_name("NAME=DRIVER:DEVICE[,K=V]"),
+     "a board (repeatable). DRIVER `dgt`: DEVICE is a tty path, or `auto` with `serial=N` "
+     "to find the board with that serial number; `sim`: DEVICE is a sensor script played by "
+     "`eboard-sim dgt` on a pseudo-terminal through the real DGT driver. Keys: "
+     "`serial=N`, `white=left|right|auto` (the clock side White sits on; default auto). "
+     "Without any --board the demo runs")
+    ("rules", po::value<std::string>()->value_name("NAME"),
+     "rule set of rules.md §2 (fide-standard, fide-rapid, fide-blitz, legacy-blitz, "
+     "semilampo-15, pskov-blitz); default fide-standard")
+    ("clock", po::value<std::string>()->value_name("TC"),
+     "time control, e.g. 180+2, 300d2, 40/5400+30:1800+30 or a rules.md §3 name; default: "
+     "the rule set's")
+    ("param", po::value<std::vector<std::string>>()->composing()->value_name("NAME=VALUE"),
+     "override one rule-set parameter (repeatable), as a script's `param` line")
+    ("listen", po::value<std::vector<std::string>>()->composing()->value_name("unix:PATH|tcp:HOST:PORT"),
+     "where consumers connect (repeatable). Default: unix:/run/eboardd/events.sock and "
+     "tcp:127.0.0.1:7341; the demo listens nowhere unless told")
+    ("journal", po::value<std::string>()->value_name("DIR"),
+     "directory of the per-board journals and finished games' PGN files; default "
+     "/var/lib/eboardd (the demo keeps no journal unless told)")
+    ("journal-fsync", po::value<std::string>()->value_name("always|interval|never"),
+     "when journal records reach the disk: after each record (always, default), at most "
+     "once a second (interval), or when the kernel likes (never)")
+    ("control-token-file", po::value<std::string>()->value_name("FILE"),
+     "file holding the token that allows control commands over TCP (without it, TCP is "
+     "read-only; the Unix socket is protected by its file permissions)")
+    ("demo-speed", po::value<double>()->value_name("X"),
+     "speed of the demo game (no --board): 10 plays ten times faster than the players did; "
+     "0 as fast as the daemon reads; default 10")
+    ("sim-speed", po::value<double>()->value_name("X"),
+     "speed of `sim:` boards' scripts; default 1 (real time)")
+    ("sim-program", po::value<std::string>()->value_name("PATH"),
+     "the eboard-sim program; default: the one next to eboardd")
+    ("runtime-dir", po::value<std::string>()->value_name("DIR"),
+     "where `sim:` boards' pseudo-terminal links are made; default $RUNTIME_DIRECTORY, "
+     "else a new directory under /tmp")
+    ("consumer-queue-bytes", po::value<std::size_t>()->value_name("N"),
+     "a consumer with more than N bytes waiting is disconnected (slow consumer); default "
+     "4194304")
+    ("print", po::value<std::string>()->value_name("none|text|json"),
+     "also print every event on stdout: the text view, or JSON lines; default none "
+     "(text in the demo)");
+  // clang-format on
+  return d;
+}
+
+std::string trim(std::string_view text) {
+  std::size_t begin = 0;
+  std::size_t end = text.size();
+  while (begin < end && std::isspace(static_cast<unsigned char>(text[begin]))) ++begin;
+  while (end > begin && std::isspace(static_cast<unsigned char>(text[end - 1]))) --end;
+  return std::string(text.substr(begin, end - begin));
+}
+
+// Boost reads the file itself; this pass only finds unknown names and lines without
+// `=`, so that the error can name the line.
+std::optional<std::string> check_config_file(const std::string& path, std::istream& in,
+                                             const po::options_description& d) {
+  std::string line;
+  for (int number = 1; std::getline(in, line); ++number) {
+    const std::string text = trim(line.substr(0, line.find('#')));
+    if (text.empty()) continue;
+    const auto equals = text.find('=');
+    if (equals == std::string::npos) {
+      return path + ":" + std::to_string(number) + ": expected NAME = VALUE";
+    }
+    const std::string name = trim(text.substr(0, equals));
+    if (name == "config" || name == "help" || name == "version" ||
+        d.find_nothrow(name, false) == nullptr) {
+      return path + ":" + std::to_string(number) + ": unknown option '" + name + "'";
+    }
+  }
+  return std::nullopt;
+}
+
+Result<std::string> read_token(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) return Error{"--control-token-file: cannot read '" + path + "'"};
+  std::stringstream text;
+  text << in.rdbuf();
+  const std::string token = trim(text.str());
+  if (token.empty()) return Error{"--control-token-file: '" + path + "' is empty"};
+  return token;
+}
+
+bool valid_board_name(std::string_view name) {
+  if (name.empty() || name.size() > 32) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_';
+  });
+}
+
+template <class T>
+std::optional<T> get(const po::variables_map& vm, const char* name) {
+  if (!vm.count(name)) return std::nullopt;
+  return vm[name].as<T>();
+}
+
+std::optional<std::string> fill_engine_options(const po::variables_map& vm, DaemonConfig& c) {
+  engine::RuleSet rules;
+  c.rules = get<std::string>(vm, "rules").value_or("");
+  auto found = engine::rule_set_by_name(c.rules.empty() ? "fide-standard" : c.rules);
+  if (!found) return "--rules: " + found.error();
+  rules = found.value();
+  c.clock = get<std::string>(vm, "clock").value_or("");
+  if (!c.clock.empty()) {
+    if (auto tc = engine::parse_time_control(c.clock); !tc) return "--clock: " + tc.error();
+  }
+  for (const auto& text : get<std::vector<std::string>>(vm, "param").value_or(std::vector<std::string>{})) {
+    auto assignment = engine::parse_param_assignment(text);
+    if (!assignment) return "--param '" + text + "': " + assignment.error();
+    if (auto error = engine::apply_param(rules, assignment->name, assignment->value)) {
+      return "--param '" + text + "': " + error->message;
+    }
+    c.params.emplace_back(assignment->name, assignment->value);
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> fill_daemon_options(const po::variables_map& vm, DaemonConfig& c) {
+  std::set<std::string> names;
+  for (const auto& text : get<std::vector<std::string>>(vm, "board").value_or(std::vector<std::string>{})) {
+    auto board = parse_board_option(text);
+    if (!board) return board.error();
+    if (!names.insert(board->name).second) return "--board: board '" + board->name + "' given twice";
+    c.boards.push_back(board.value());
+  }
+  c.demo = c.boards.empty();
+  for (const auto& text : get<std::vector<std::string>>(vm, "listen").value_or(std::vector<std::string>{})) {
+    auto address = parse_listen_address(text);
+    if (!address) return address.error();
+    c.listen.push_back(address.value());
+  }
+  if (vm.count("listen") == 0 && !c.demo) {
+    c.listen.push_back(parse_listen_address("unix:/run/eboardd/events.sock").value());
+    c.listen.push_back(parse_listen_address("tcp:127.0.0.1:7341").value());
+  }
+  c.journal_dir = get<std::string>(vm, "journal").value_or(c.demo ? "" : "/var/lib/eboardd");
+  const std::string fsync = get<std::string>(vm, "journal-fsync").value_or("always");
+  if (fsync == "always") c.fsync = FsyncPolicy::kAlways;
+  else if (fsync == "interval") c.fsync = FsyncPolicy::kInterval;
+  else if (fsync == "never") c.fsync = FsyncPolicy::kNever;
+  else return "--journal-fsync: '" + fsync + "' is not always, interval or never";
+  if (auto file = get<std::string>(vm, "control-token-file")) {
+    auto token = read_token(*file);
+    if (!token) return token.error();
+    c.control_token = token.value();
+  }
+  c.demo_speed = get<double>(vm, "demo-speed").value_or(10.0);
+  c.sim_speed = get<double>(vm, "sim-speed").value_or(1.0);
+  if (!(c.demo_speed >= 0 && c.demo_speed <= 1000)) return "--demo-speed must be from 0 to 1000";
+  if (!(c.sim_speed >= 0 && c.sim_speed <= 1000)) return "--sim-speed must be from 0 to 1000";
+  c.sim_program = get<std::string>(vm, "sim-program").value_or("");
+  c.runtime_dir = get<std::string>(vm, "runtime-dir").value_or("");
+  c.consumer_queue_bytes = get<std::size_t>(vm, "consumer-queue-bytes").value_or(c.consumer_queue_bytes);
+  if (c.consumer_queue_bytes < 1024) return "--consumer-queue-bytes must be at least 1024";
+  const std::string print = get<std::string>(vm, "print").value_or(c.demo ? "text" : "none");
+  if (print == "none") c.print = PrintFormat::kNone;
+  else if (print == "text") c.print = PrintFormat::kText;
+  else if (print == "json") c.print = PrintFormat::kJson;
+  else return "--print: '" + print + "' is not none, text or json";
+  return std::nullopt;
+}
+
+}  // namespace
+
+Result<ListenAddress> parse_listen_address(std::string_view text) {
+  ListenAddress address;
+  address.text = std::string(text);
+  const std::string quoted = "--listen '" + std::string(text) + "': ";
+  if (text.starts_with("unix:")) {
+    address.kind = ListenAddress::Kind::kUnix;
+    address.path = std::string(text.substr(5));
+    if (address.path.empty()) return Error{quoted + "no socket path"};
+    if (address.path.size() >= 108) return Error{quoted + "socket path longer than 107 bytes"};
+    return address;
+  }
+  if (text.starts_with("tcp:")) {
+    address.kind = ListenAddress::Kind::kTcp;
+    const std::string_view rest = text.substr(4);
+    const auto colon = rest.rfind(':');
+    if (colon == std::string_view::npos) return Error{quoted + "expected tcp:HOST:PORT"};
+    address.host = std::string(rest.substr(0, colon));
+    if (address.host.size() > 2 && address.host.front() == '[' && address.host.back() == ']') {
+      address.host = address.host.substr(1, address.host.size() - 2);
+    }
+    if (address.host.empty()) address.host = "127.0.0.1";
+    const std::string port = std::string(rest.substr(colon + 1));
+    if (port.empty() || port.size() > 5 ||
+        !std::all_of(port.begin(), port.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+        std::stoi(port) > 65535) {
+      return Error{quoted + "port '" + port + "' is not a number from 0 to 65535"};
+    }
+    address.port = static_cast<std::uint16_t>(std::stoi(port));
+    return address;
+  }
+  return Error{quoted + "expected unix:PATH or tcp:HOST:PORT"};
+}
+
+Result<BoardConfig> parse_board_option(std::string_view text) {
+  const std::string quoted = "--board '" + std::string(text) + "': ";
+  const auto equals = text.find('=');
+  if (equals == std::string_view::npos) return Error{quoted + "expected NAME=DRIVER:DEVICE"};
+  BoardConfig board;
+  board.text = std::string(text);
+  board.name = std::string(text.substr(0, equals));
+  if (!valid_board_name(board.name)) {
+    return Error{quoted + "board name '" + board.name +
+                 "' must be 1 to 32 letters, digits, '-' or '_'"};
+  }
+  auto spec = drivers::parse_board_spec(text.substr(equals + 1));
+  if (auto* error = std::get_if<drivers::SpecError>(&spec)) return Error{quoted + error->message};
+  board.spec = std::get<drivers::BoardSpec>(spec);
+  if (board.spec.driver != "dgt" && board.spec.driver != "sim") {
+    return Error{quoted + "unknown driver '" + board.spec.driver + "' (known: dgt, sim)"};
+  }
+  if (board.spec.driver == "sim" && board.spec.serial) {
+    return Error{quoted + "serial= does not apply to sim boards"};
+  }
+  if (board.spec.driver == "dgt" && board.spec.device == "auto" && !board.spec.serial) {
+    return Error{quoted + "dgt:auto needs serial=N to know which board is this one"};
+  }
+  return board;
+}
+
+std::string config_help() {
+  std::ostringstream out;
+  out << "usage: eboardd [--board NAME=DRIVER:DEVICE[,KEY=VALUE...]]... [options]\n"
+         "The e-board daemon: reads DGT boards and clocks, recognises moves, applies the\n"
+         "rules and streams every event (length-delimited eboard.v1.Frame) to consumers on\n"
+         "its sockets, journalling each event first. Without --board it plays a demo game\n"
+         "on an emulated board and prints the events.\n\n"
+      << describe_options();
+  return out.str();
+}
+
+Result<ParsedConfig> parse_config(int argc, const char* const* argv) {
+  const po::options_description d = describe_options();
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(d).run(), vm);
+    if (vm.count("help")) return ParsedConfig{ConfigAction::kHelp, {}};
+    if (vm.count("version")) return ParsedConfig{ConfigAction::kVersion, {}};
+    if (vm.count("config")) {
+      const std::string path = vm["config"].as<std::string>();
+      std::ifstream check(path);
+      if (!check) return Error{"--config: cannot read '" + path + "'"};
+      if (auto error = check_config_file(path, check, d)) return Error{*error};
+      std::ifstream in(path);
+      po::store(po::parse_config_file(in, d), vm);
+    }
+    po::notify(vm);
+  } catch (const po::error& error) {
+    return Error{error.what()};
+  }
+  ParsedConfig parsed;
+  if (auto error = fill_daemon_options(vm, parsed.config)) return Error{*error};
+  if (auto error = fill_engine_options(vm, parsed.config)) return Error{*error};
+  return parsed;
+}
+
+}  // namespace eboard::daemon

@@ -1,0 +1,81 @@
+// eboardd's configuration (interfaces.md §2 `eboardd`): the command line and a config
+// file (`--config FILE`) share one set of option names, parsed with Boost.Program_options.
+// Everything is validated here, before anything is opened: a bad board spec, rule set,
+// time control or parameter is a one-line error and exit status 2 (style.md "Errors"),
+// so a half-started daemon never has to undo anything.
+//
+// Not handled here (yet): the MQTT and HTTP sinks of interfaces.md §2; their options are
+// rejected as unknown rather than accepted and ignored.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "drivers/board_spec.h"
+#include "engine/util/result.h"
+
+namespace eboard::daemon {
+
+struct BoardConfig {
+  std::string name;          // the NAME of `--board NAME=...`, also the events' boardId
+  drivers::BoardSpec spec;   // driver "dgt" or "sim"; for "sim" `device` is the script path
+  std::string text;          // as given, for messages
+};
+
+struct ListenAddress {
+  enum class Kind : std::uint8_t { kUnix, kTcp };
+  Kind kind = Kind::kUnix;
+  std::string path;  // kUnix
+  std::string host;  // kTcp
+  std::uint16_t port = 0;
+  std::string text;  // as given
+};
+
+// When the journal is flushed to stable storage (issue 6 item 8).
+enum class FsyncPolicy : std::uint8_t {
+  kAlways,    // fdatasync after every record: nothing acknowledged is ever lost (default)
+  kInterval,  // at most once a second: a power cut may lose the last second
+  kNever,     // leave it to the kernel (tests, benchmarks)
+};
+
+enum class PrintFormat : std::uint8_t { kNone, kText, kJson };
+
+struct DaemonConfig {
+  std::vector<BoardConfig> boards;  // empty: the demo
+  std::string rules;                // rule set name; "" = rules.md default
+  std::string clock;                // time control text; "" = the rule set's default
+  std::vector<std::pair<std::string, std::string>> params;
+  std::vector<ListenAddress> listen;
+  std::string journal_dir;          // "" = no journal (the demo unless --journal is given)
+  FsyncPolicy fsync = FsyncPolicy::kAlways;
+  std::string control_token;        // read from --control-token-file; "" = no TCP control
+  double demo_speed = 10.0;
+  double sim_speed = 1.0;
+  std::string sim_program;          // "" = eboard-sim next to eboardd
+  std::string runtime_dir;          // where sim: boards' pty links live
+  std::size_t consumer_queue_bytes = std::size_t{4} << 20;
+  PrintFormat print = PrintFormat::kNone;
+  bool demo = false;
+};
+
+enum class ConfigAction : std::uint8_t { kRun, kHelp, kVersion };
+
+struct ParsedConfig {
+  ConfigAction action = ConfigAction::kRun;
+  DaemonConfig config;
+};
+
+// Parses argv (argv[0] is skipped). The error is one line without the program name.
+Result<ParsedConfig> parse_config(int argc, const char* const* argv);
+// --help's text: usage and every option with its meaning and default.
+std::string config_help();
+
+// Pieces the parser uses, exposed for tests and for eboard-events.
+Result<ListenAddress> parse_listen_address(std::string_view text);
+Result<BoardConfig> parse_board_option(std::string_view text);
+
+}  // namespace eboard::daemon

@@ -1,0 +1,83 @@
+// One connected client of the stream sockets (interfaces.md §4): hello and a snapshot
+// per board first, then live events; `subscribe` chooses boards and replays the journal
+// from `from_seq`; `command`s go to the board sessions when this connection may control.
+//
+// Slow consumers (design.md): frames wait in a queue bounded in bytes; a consumer whose
+// queue would overflow is unhooked from the hub at once (so it costs the boards nothing
+// more), gets a `goodbye` once its socket takes bytes again, and is closed after a short
+// grace period either way. It can reconnect and resume with `subscribe.from_seq`.
+#pragma once
+
+#include <deque>
+#include <functional>
+#include <memory>
+#include <set>
+#include <string>
+
+#include <boost/asio/generic/stream_protocol.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include "daemon/core/event_hub.h"
+#include "eboard/v1/framing.h"
+#include "eboard/v1/frame.pb.h"
+
+namespace eboard::daemon {
+
+using CommandHandler = std::function<eboard::v1::Ack(const eboard::v1::Command&)>;
+
+struct ConsumerContext {
+  EventHub& hub;
+  CommandHandler commands;
+  std::string control_token;       // "" = no control over TCP
+  std::size_t queue_limit_bytes = std::size_t{4} << 20;
+  std::string daemon_version;
+  std::string node;
+  std::function<void(const std::string&)> log;
+};
+
+class Consumer : public std::enable_shared_from_this<Consumer>, public EventListener {
+ public:
+  using Socket = boost::asio::generic::stream_protocol::socket;
+  enum class Transport : std::uint8_t { kUnix, kTcp };
+
+  Consumer(Socket socket, Transport transport, ConsumerContext& context, std::string peer);
+  ~Consumer() override;
+
+  // Sends hello and the snapshots, hooks into the hub and starts reading.
+  void start();
+  // Ends the connection with a goodbye (shutdown, protocol error, slow consumer).
+  void close(eboard::v1::GoodbyeReason reason, const std::string& detail);
+  bool closed() const { return closing_; }
+
+  void on_event(std::size_t board, const eboard::v1::Event& event,
+                const SharedBytes& frame) override;
+
+ private:
+  void enqueue(SharedBytes bytes);
+  void send_frame(const eboard::v1::Frame& frame);
+  void write_more();
+  void read_more();
+  void handle(const eboard::v1::Frame& frame);
+  void subscribe(const eboard::v1::Subscribe& request);
+  void command(const eboard::v1::Command& request);
+  void finish();
+  bool control_allowed() const;
+
+  Socket socket_;
+  Transport transport_;
+  ConsumerContext& context_;
+  std::string peer_;
+  boost::asio::steady_timer grace_timer_;
+  proto::FrameReader reader_;
+  std::array<char, 4096> read_buffer_{};
+  std::deque<SharedBytes> queue_;
+  std::size_t queued_bytes_ = 0;
+  std::size_t in_flight_ = 0;  // frames at the front of queue_ being written
+  bool hooked_ = false;
+  bool closing_ = false;
+  bool finished_ = false;
+  std::set<std::size_t> boards_;  // empty: all
+  bool public_only_ = false;
+};
+
+}  // namespace eboard::daemon

@@ -1,0 +1,286 @@
+#include "daemon/core/daemon.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include "daemon/core/board_session.h"
+#include "daemon/core/demo_game.h"
+#include "daemon/core/device_link.h"
+#include "daemon/core/event_hub.h"
+#include "daemon/core/game_archive.h"
+#include "daemon/core/sim_process.h"
+#include "daemon/core/stream_server.h"
+#include "daemon/core/systemd_notify.h"
+#include "daemon/core/text_view.h"
+#include "eboard/v1/json.h"
+#include "simulators/script/script_reader.h"
+
+namespace eboard::daemon {
+namespace {
+
+namespace asio = boost::asio;
+namespace v1 = eboard::v1;
+
+// Prints every event on stdout (--print, the demo).
+class Printer final : public EventListener {
+ public:
+  Printer(std::ostream& out, PrintFormat format)
+      : out_(out), format_(format),
+        view_(out, isatty(STDOUT_FILENO) ? TextView::Mode::kScreen : TextView::Mode::kLines) {}
+  void on_event(std::size_t, const v1::Event& event, const SharedBytes&) override {
+    if (format_ == PrintFormat::kJson) {
+      out_ << proto::to_json_line(event) << "\n";
+      out_.flush();
+    } else {
+      view_.event(event);
+    }
+  }
+
+ private:
+  std::ostream& out_;
+  PrintFormat format_;
+  TextView view_;
+};
+
+// Stops the loop shortly after the demo game ends (the last clock events still show).
+class DemoEnd final : public EventListener {
+ public:
+  explicit DemoEnd(asio::io_context& io) : io_(io), timer_(io) {}
+  void on_event(std::size_t, const v1::Event& event, const SharedBytes&) override {
+    if (!event.has_game_ended() || armed_) return;
+    armed_ = true;
+    timer_.expires_after(std::chrono::milliseconds(300));
+    timer_.async_wait([this](const boost::system::error_code& error) {
+      if (!error) io_.stop();
+    });
+  }
+
+ private:
+  asio::io_context& io_;
+  asio::steady_timer timer_;
+  bool armed_ = false;
+};
+
+std::string runtime_directory(const DaemonConfig& config, bool& created) {
+  created = false;
+  if (!config.runtime_dir.empty()) return config.runtime_dir;
+  if (const char* dir = std::getenv("RUNTIME_DIRECTORY"); dir && *dir) {
+    std::string text = dir;
+    return text.substr(0, text.find(':'));
+  }
+  char pattern[] = "/tmp/eboardd-XXXXXX";
+  if (::mkdtemp(pattern) == nullptr) return "/tmp";
+  created = true;
+  return pattern;
+}
+
+// A sim: board's game comes from its script's header; --rules/--clock/--param override.
+Result<GameSetup> setup_for(const BoardConfig& board, const DaemonConfig& config) {
+  GameSetup setup;
+  setup.rules = config.rules;
+  setup.clock = config.clock;
+  if (board.spec.driver == "sim") {
+    const script::ScriptFile file = script::read_script_file(board.spec.device);
+    if (!file.ok()) return Error{file.error};
+    std::string rules;
+    std::string clock;
+    for (const auto& s : file.statements) {
+      if (s.at) break;
+      if (const auto* r = std::get_if<script::RulesName>(&s.body)) rules = r->name;
+      if (const auto* c = std::get_if<script::TimeControl>(&s.body)) clock = c->text;
+      if (const auto* p = std::get_if<script::Param>(&s.body)) setup.params.emplace_back(p->name, p->value);
+      if (const auto* t = std::get_if<script::Tag>(&s.body)) setup.tags.emplace_back(t->name, t->value);
+      if (const auto* st = std::get_if<script::Start>(&s.body)) {
+        setup.start_fen = st->fen == "startpos" ? "" : st->fen;
+      }
+    }
+    if (setup.rules.empty()) setup.rules = rules;
+    if (setup.clock.empty()) setup.clock = clock;
+  }
+  if (setup.rules.empty()) setup.rules = "fide-standard";
+  for (const auto& p : config.params) setup.params.push_back(p);
+  if (auto checked = make_tracker_config(setup); !checked) {
+    return Error{"board " + board.name + ": " + checked.error()};
+  }
+  return setup;
+}
+
+struct Board {
+  BoardConfig config;
+  std::unique_ptr<BoardSession> session;
+  std::unique_ptr<DeviceLink> link;
+  std::optional<SimProcess> sim;
+};
+
+}  // namespace
+
+int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& events_out,
+               std::ostream& log) {
+  DaemonConfig config = original;
+  const auto say = [&log](const std::string& text) { log << "<6>eboardd: " << text << "\n" << std::flush; };
+  const auto fail = [&log](const std::string& text) {
+    log << "<3>eboardd: " << text << "\n" << std::flush;
+    return 1;
+  };
+  bool runtime_created = false;
+  const std::string runtime = runtime_directory(config, runtime_created);
+  ::mkdir(runtime.c_str(), 0750);
+  const std::string sim_program =
+      config.sim_program.empty() ? program_directory() + "/eboard-sim" : config.sim_program;
+  double sim_speed = config.sim_speed;
+  if (config.demo) {
+    auto script = demo_script();
+    if (!script) return fail(script.error());
+    const std::string path = runtime + "/demo.ebs";
+    std::ofstream(path) << script.value();
+    config.boards.push_back(parse_board_option("demo=sim:" + path).value());
+    sim_speed = config.demo_speed;
+  }
+
+  std::vector<std::string> ids;
+  for (const auto& b : config.boards) ids.push_back(b.name);
+  EventHub hub(ids);
+  asio::io_context io(1);
+  const SteadyTime epoch = clock.now();
+  const auto now_ms = [&clock, epoch] {
+    return std::chrono::duration_cast<Millis>(clock.now() - epoch);
+  };
+
+  std::vector<Board> boards(config.boards.size());
+  for (std::size_t i = 0; i < boards.size(); ++i) {
+    Board& board = boards[i];
+    board.config = config.boards[i];
+    auto setup = setup_for(board.config, config);
+    if (!setup) return fail(setup.error());
+    BoardState recovered(board.config.name);
+    if (!config.journal_dir.empty()) {
+      std::error_code ignored;
+      std::filesystem::create_directories(config.journal_dir, ignored);
+      std::string warning;
+      auto journal = Journal::open(config.journal_dir + "/" + board.config.name + ".journal",
+                                   config.fsync, [&](const v1::Event& e) { recovered.apply(e); },
+                                   warning);
+      if (!journal) return fail(journal.error());
+      if (!warning.empty()) log << "<4>eboardd: " << warning << "\n";
+      if (journal->last_seq() > 0) {
+        say("board " + board.config.name + ": journal has " + std::to_string(journal->last_seq()) +
+            " events; " + (recovered.game_in_progress() ? "resuming the game at move " +
+                                                              std::to_string(recovered.snapshot().moves_size())
+                                                        : "no game in progress"));
+      }
+      hub.attach_journal(i, std::move(journal).value(), recovered);
+    }
+    board.session = std::make_unique<BoardSession>(
+        board.config.name, setup.value(), board.config.spec.white,
+        [&hub, i](v1::Event event) { return hub.publish(i, std::move(event)); });
+    if (auto error = board.session->resume(recovered)) return fail(error->message);
+  }
+
+  std::unique_ptr<Printer> printer;
+  if (config.print != PrintFormat::kNone) {
+    printer = std::make_unique<Printer>(events_out, config.print);
+    hub.add_listener(printer.get());
+  }
+  DemoEnd demo_end(io);
+  if (config.demo) hub.add_listener(&demo_end);
+  std::unique_ptr<GameArchive> archive;
+  if (!config.journal_dir.empty()) {
+    archive = std::make_unique<GameArchive>(hub, config.journal_dir, say);
+    hub.add_listener(archive.get());
+  }
+
+  for (std::size_t i = 0; i < boards.size(); ++i) {
+    Board& board = boards[i];
+    drivers::BoardSpec spec = board.config.spec;
+    if (spec.driver == "sim") {
+      const std::string link = runtime + "/" + board.config.name + ".pty";
+      char speed[32];
+      std::snprintf(speed, sizeof speed, "%g", sim_speed);
+      auto sim = SimProcess::start(sim_program, {"dgt", "--link", link, "--speed", speed, spec.device});
+      if (!sim) return fail("board " + board.config.name + ": " + sim.error());
+      board.sim.emplace(std::move(sim).value());
+      spec.driver = "dgt";
+      spec.device = link;
+    }
+    board.link = std::make_unique<DeviceLink>(io, clock, epoch, spec, *board.session, say);
+  }
+
+  ConsumerContext context{hub,
+                          [&](const v1::Command& command) {
+                            const auto board = hub.find_board(command.board_id());
+                            v1::Ack ack;
+                            if (!board) {
+                              ack.set_code(v1::ACK_ERROR_UNKNOWN_BOARD);
+                              ack.set_error("command.board_id: no board '" + command.board_id() + "'");
+                              return ack;
+                            }
+                            ack = boards[*board].session->command(command, now_ms());
+                            boards[*board].link->reschedule();
+                            return ack;
+                          },
+                          config.control_token,
+                          config.consumer_queue_bytes,
+                          kDaemonVersion,
+                          [] {
+                            char host[256] = {};
+                            ::gethostname(host, sizeof host - 1);
+                            return std::string(host);
+                          }(),
+                          say};
+  StreamServer server(io, context);
+  if (auto error = server.listen(config.listen)) return fail(error->message);
+
+  for (auto& board : boards) board.link->start();
+
+  asio::signal_set signals(io, SIGINT, SIGTERM);
+  signals.async_wait([&](const boost::system::error_code& error, int number) {
+    if (error) return;
+    say(std::string("stopping on ") + (number == SIGINT ? "SIGINT" : "SIGTERM"));
+    io.stop();
+  });
+  asio::steady_timer sync_timer(io);
+  std::function<void()> sync_every_second = [&] {
+    sync_timer.expires_after(std::chrono::seconds(1));
+    sync_timer.async_wait([&](const boost::system::error_code& error) {
+      if (error) return;
+      hub.sync_journals();
+      sync_every_second();
+    });
+  };
+  if (config.fsync == FsyncPolicy::kInterval) sync_every_second();
+
+  SystemdNotifier notifier(io);
+  const std::string status = std::to_string(boards.size()) + " board(s), " +
+                             std::to_string(config.listen.size()) + " listener(s)";
+  notifier.ready(status);
+  notifier.start_watchdog();
+  say("ready: " + status);
+
+  io.run();
+
+  notifier.stopping();
+  server.shutdown();
+  io.restart();
+  io.run_for(std::chrono::milliseconds(100));  // let goodbyes go out
+  for (auto& board : boards) {
+    board.link->stop();
+    if (board.sim) board.sim->stop();
+  }
+  hub.sync_journals();
+  if (runtime_created) {
+    std::error_code ignored;
+    std::filesystem::remove_all(runtime, ignored);
+  }
+  return 0;
+}
+
+}  // namespace eboard::daemon

@@ -1,0 +1,103 @@
+#include "daemon/core/event_hub.h"
+
+#include <algorithm>
+#include <iostream>
+
+namespace eboard::daemon {
+namespace {
+
+void put_varint(std::string& out, std::uint64_t value) {
+  while (value >= 0x80) {
+    out.push_back(static_cast<char>((value & 0x7F) | 0x80));
+    value >>= 7;
+  }
+  out.push_back(static_cast<char>(value));
+}
+
+std::size_t varint_size(std::uint64_t value) {
+  std::size_t size = 1;
+  while (value >= 0x80) {
+    value >>= 7;
+    ++size;
+  }
+  return size;
+}
+
+// Frame.event is field 3, length-delimited: tag (3 << 3) | 2.
+constexpr char kFrameEventTag = 0x1A;
+
+}  // namespace
+
+std::string frame_from_event_bytes(std::string_view event_bytes) {
+  const std::size_t inner = 1 + varint_size(event_bytes.size()) + event_bytes.size();
+  std::string out;
+  out.reserve(inner + varint_size(inner));
+  put_varint(out, inner);
+  out.push_back(kFrameEventTag);
+  put_varint(out, event_bytes.size());
+  out.append(event_bytes);
+  return out;
+}
+
+EventHub::EventHub(const std::vector<std::string>& board_ids) {
+  boards_.reserve(board_ids.size());
+  for (const auto& id : board_ids) boards_.emplace_back(id);
+}
+
+void EventHub::attach_journal(std::size_t board, Journal journal, const BoardState& recovered) {
+  Board& b = boards_[board];
+  b.last_seq = journal.last_seq();
+  b.journal.emplace(std::move(journal));
+  b.state = recovered;
+}
+
+std::uint32_t EventHub::publish(std::size_t board, eboard::v1::Event event) {
+  Board& b = boards_[board];
+  event.set_seq(++b.last_seq);
+  event.set_board_id(b.state.snapshot().board_id());
+  scratch_.clear();
+  event.SerializeToString(&scratch_);
+  if (b.journal) {
+    if (auto error = b.journal->append(event.seq(), scratch_)) {
+      std::cerr << "<3>eboardd: board " << event.board_id() << ": journal: " << error->message
+                << "\n";
+    }
+  }
+  b.state.apply(event);
+  const auto frame = std::make_shared<const std::string>(frame_from_event_bytes(scratch_));
+  // A listener may remove itself (a slow consumer) while being called: iterate a copy.
+  const std::vector<EventListener*> listeners = listeners_;
+  for (EventListener* listener : listeners) {
+    if (std::find(listeners_.begin(), listeners_.end(), listener) != listeners_.end()) {
+      listener->on_event(board, event, frame);
+    }
+  }
+  return event.seq();
+}
+
+void EventHub::add_listener(EventListener* listener) { listeners_.push_back(listener); }
+
+void EventHub::remove_listener(EventListener* listener) {
+  listeners_.erase(std::remove(listeners_.begin(), listeners_.end(), listener), listeners_.end());
+}
+
+std::optional<std::size_t> EventHub::find_board(std::string_view id) const {
+  for (std::size_t i = 0; i < boards_.size(); ++i) {
+    if (boards_[i].state.snapshot().board_id() == id) return i;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> EventHub::replay(std::size_t board, std::uint32_t from) const {
+  const Board& b = boards_[board];
+  if (!b.journal) return {};
+  return b.journal->read_range(from, b.last_seq);
+}
+
+void EventHub::sync_journals() {
+  for (Board& b : boards_) {
+    if (b.journal) b.journal->sync_if_dirty();
+  }
+}
+
+}  // namespace eboard::daemon

@@ -1,0 +1,74 @@
+// Where every board's events go: numbered, journalled, folded into the board's state and
+// handed to every listener (consumers, the stdout printer), in that order (design.md
+// "Nothing is lost": an event reaches the journal before anyone sees it).
+//
+// Each event is serialised exactly once: the journal stores those bytes and every
+// consumer shares one buffer holding the length-delimited Frame built around them
+// (design.md "Event loop and I/O"). Single-threaded: called on the event loop only.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "daemon/core/board_state.h"
+#include "daemon/core/journal.h"
+#include "eboard/v1/event.pb.h"
+
+namespace eboard::daemon {
+
+using SharedBytes = std::shared_ptr<const std::string>;
+
+class EventListener {
+ public:
+  virtual ~EventListener() = default;
+  // `frame` is the length-delimited Frame{event} to send as it is.
+  virtual void on_event(std::size_t board, const eboard::v1::Event& event,
+                        const SharedBytes& frame) = 0;
+};
+
+class EventHub {
+ public:
+  explicit EventHub(const std::vector<std::string>& board_ids);
+
+  // Installs a board's journal and folds its stored events into the board's state, so
+  // numbering continues after them. Call before publishing on that board.
+  void attach_journal(std::size_t board, Journal journal, const BoardState& recovered);
+
+  // Gives the event its seq and board id, journals it, folds it and fans it out.
+  // Returns the seq. A journal write error is logged and the event still published: the
+  // live stream is worth more than refusing service (the log names the lost record).
+  std::uint32_t publish(std::size_t board, eboard::v1::Event event);
+
+  void add_listener(EventListener* listener);
+  void remove_listener(EventListener* listener);
+
+  std::size_t board_count() const { return boards_.size(); }
+  std::optional<std::size_t> find_board(std::string_view id) const;
+  const std::string& board_id(std::size_t board) const { return boards_[board].state.snapshot().board_id(); }
+  std::uint32_t last_seq(std::size_t board) const { return boards_[board].last_seq; }
+  const BoardState& state(std::size_t board) const { return boards_[board].state; }
+  // Binary Events from the journal with seq in [from, last_seq]; empty without a journal.
+  std::vector<std::string> replay(std::size_t board, std::uint32_t from) const;
+  // For FsyncPolicy::kInterval: sync every journal written to since the last call.
+  void sync_journals();
+
+ private:
+  struct Board {
+    explicit Board(std::string id) : state(std::move(id)) {}
+    std::uint32_t last_seq = 0;
+    std::optional<Journal> journal;
+    BoardState state;
+  };
+  std::vector<Board> boards_;
+  std::vector<EventListener*> listeners_;
+  std::string scratch_;
+};
+
+// The length-delimited Frame{event} around an Event's binary form, without parsing it.
+std::string frame_from_event_bytes(std::string_view event_bytes);
+
+}  // namespace eboard::daemon

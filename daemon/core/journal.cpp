@@ -1,0 +1,214 @@
+#include "daemon/core/journal.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "daemon/core/crc32c.h"
+
+namespace eboard::daemon {
+namespace {
+
+void put_varint(std::string& out, std::uint64_t value) {
+  while (value >= 0x80) {
+    out.push_back(static_cast<char>((value & 0x7F) | 0x80));
+    value >>= 7;
+  }
+  out.push_back(static_cast<char>(value));
+}
+
+// Reads a varint at `pos`; nullopt when the bytes end first or it is over 5 bytes long
+// (a record is far below 4 GiB).
+std::optional<std::uint64_t> get_varint(std::string_view bytes, std::size_t& pos) {
+  std::uint64_t value = 0;
+  for (int shift = 0; shift < 35; shift += 7) {
+    if (pos >= bytes.size()) return std::nullopt;
+    const auto byte = static_cast<std::uint8_t>(bytes[pos++]);
+    value |= std::uint64_t{byte & 0x7Fu} << shift;
+    if ((byte & 0x80) == 0) return value;
+  }
+  return std::nullopt;
+}
+
+std::uint32_t read_le32(std::string_view bytes) {
+  std::uint32_t value = 0;
+  for (int i = 3; i >= 0; --i) value = (value << 8) | static_cast<std::uint8_t>(bytes[i]);
+  return value;
+}
+
+std::string errno_text() { return std::strerror(errno); }
+
+bool read_all(int fd, std::string& out) {
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return false;
+    if (n == 0) return true;
+    out.append(buffer, static_cast<std::size_t>(n));
+  }
+}
+
+}  // namespace
+
+std::string encode_journal_record(std::string_view event_bytes) {
+  std::string record;
+  record.reserve(event_bytes.size() + 9);
+  put_varint(record, event_bytes.size());
+  record.append(event_bytes);
+  const std::uint32_t crc = crc32c(event_bytes);
+  for (int i = 0; i < 4; ++i) record.push_back(static_cast<char>((crc >> (8 * i)) & 0xFF));
+  return record;
+}
+
+Result<Journal> Journal::open(const std::string& path, FsyncPolicy policy, const Visitor& visit,
+                              std::string& warning) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0640);
+  if (fd < 0) return Error{path + ": cannot open journal: " + errno_text()};
+  Journal journal(fd, path, policy);
+  std::string bytes;
+  if (!read_all(fd, bytes)) return Error{path + ": cannot read journal: " + errno_text()};
+
+  std::size_t pos = 0;
+  std::string problem;
+  eboard::v1::Event event;
+  while (pos < bytes.size()) {
+    std::size_t cursor = pos;
+    const auto length = get_varint(bytes, cursor);
+    if (!length || *length > bytes.size() - cursor || bytes.size() - cursor - *length < 4) {
+      problem = "incomplete record";
+      break;
+    }
+    const std::string_view payload(bytes.data() + cursor, *length);
+    if (crc32c(payload) != read_le32(std::string_view(bytes).substr(cursor + *length, 4))) {
+      problem = "checksum mismatch";
+      break;
+    }
+    if (!event.ParseFromArray(payload.data(), static_cast<int>(payload.size()))) {
+      problem = "record does not parse as an Event";
+      break;
+    }
+    if (event.seq() != journal.last_seq() + 1) {
+      problem = "seq " + std::to_string(event.seq()) + " follows " +
+                std::to_string(journal.last_seq());
+      break;
+    }
+    journal.offsets_.push_back(pos);
+    visit(event);
+    pos = cursor + *length + 4;
+  }
+  if (pos < bytes.size()) {
+    warning = path + ": " + problem + " at byte " + std::to_string(pos) + " after seq " +
+              std::to_string(journal.last_seq()) + "; cut off " +
+              std::to_string(bytes.size() - pos) + " bytes";
+    if (::ftruncate(fd, static_cast<off_t>(pos)) != 0) {
+      return Error{path + ": cannot cut off the damaged tail: " + errno_text()};
+    }
+    ::fdatasync(fd);
+  }
+  journal.end_ = pos;
+  if (::lseek(fd, static_cast<off_t>(pos), SEEK_SET) < 0) {
+    return Error{path + ": seek: " + errno_text()};
+  }
+  return journal;
+}
+
+Journal::Journal(Journal&& other) noexcept
+    : fd_(other.fd_),
+      path_(std::move(other.path_)),
+      policy_(other.policy_),
+      offsets_(std::move(other.offsets_)),
+      end_(other.end_),
+      dirty_(other.dirty_) {
+  other.fd_ = -1;
+}
+
+Journal& Journal::operator=(Journal&& other) noexcept {
+  if (this != &other) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = other.fd_;
+    path_ = std::move(other.path_);
+    policy_ = other.policy_;
+    offsets_ = std::move(other.offsets_);
+    end_ = other.end_;
+    dirty_ = other.dirty_;
+    other.fd_ = -1;
+  }
+  return *this;
+}
+
+Journal::~Journal() {
+  if (fd_ >= 0) {
+    if (dirty_) ::fdatasync(fd_);
+    ::close(fd_);
+  }
+}
+
+std::optional<Error> Journal::append(std::uint32_t seq, std::string_view event_bytes) {
+  if (seq != last_seq() + 1) {
+    return Error{path_ + ": seq " + std::to_string(seq) + " after " + std::to_string(last_seq())};
+  }
+  const std::string record = encode_journal_record(event_bytes);
+  std::size_t written = 0;
+  while (written < record.size()) {
+    const ssize_t n = ::write(fd_, record.data() + written, record.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      const std::string error = errno_text();
+      // Leave no partial record behind: the next start would cut it anyway.
+      if (::ftruncate(fd_, static_cast<off_t>(end_)) == 0) {
+        ::lseek(fd_, static_cast<off_t>(end_), SEEK_SET);
+      }
+      return Error{path_ + ": write: " + error};
+    }
+    written += static_cast<std::size_t>(n);
+  }
+  offsets_.push_back(end_);
+  end_ += record.size();
+  if (policy_ == FsyncPolicy::kAlways) {
+    ::fdatasync(fd_);
+  } else {
+    dirty_ = true;
+  }
+  return std::nullopt;
+}
+
+std::vector<std::string> Journal::read_range(std::uint32_t from, std::uint32_t to) const {
+  std::vector<std::string> events;
+  if (from == 0) from = 1;
+  to = std::min(to, last_seq());
+  if (from > to) return events;
+  const std::uint64_t begin = offsets_[from - 1];
+  const std::uint64_t end = to < last_seq() ? offsets_[to] : end_;
+  std::string bytes(end - begin, '\0');
+  std::size_t got = 0;
+  while (got < bytes.size()) {
+    const ssize_t n = ::pread(fd_, bytes.data() + got, bytes.size() - got,
+                              static_cast<off_t>(begin + got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return events;
+    got += static_cast<std::size_t>(n);
+  }
+  std::size_t pos = 0;
+  for (std::uint32_t seq = from; seq <= to; ++seq) {
+    const auto length = get_varint(bytes, pos);
+    if (!length || pos + *length + 4 > bytes.size()) break;
+    const std::string_view payload(bytes.data() + pos, *length);
+    if (crc32c(payload) != read_le32(std::string_view(bytes).substr(pos + *length, 4))) break;
+    events.emplace_back(payload);
+    pos += *length + 4;
+  }
+  return events;
+}
+
+void Journal::sync_if_dirty() {
+  if (dirty_ && fd_ >= 0) {
+    ::fdatasync(fd_);
+    dirty_ = false;
+  }
+}
+
+}  // namespace eboard::daemon

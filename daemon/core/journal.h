@@ -1,0 +1,72 @@
+// A board's journal: every event, in seq order, appended before it is published
+// (design.md "Nothing is lost"; issue 6 item 8).
+//
+// File format, one record per event:
+//   varint  length of the Event's binary form (the standard length-delimited framing)
+//   bytes   the eboard.v1.Event
+//   4 bytes CRC-32C of those bytes, little-endian
+// A power cut can leave the last record half-written (or written but not its checksum);
+// loading stops at the first record that is incomplete, fails its checksum, does not
+// parse or breaks the seq chain, cuts the file there (ftruncate) and reports what it cut.
+// It never throws and never refuses to start because of a damaged tail.
+//
+// The journal keeps only the file offset of each record in memory, so a long history
+// costs 8 bytes an event; replays for `subscribe.from_seq` read the file with pread.
+// Writes are plain write(2) on the event-loop thread: a record is a few hundred bytes
+// and the file is local; fdatasync follows the configured FsyncPolicy.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "daemon/core/config.h"
+#include "engine/util/result.h"
+#include "eboard/v1/event.pb.h"
+
+namespace eboard::daemon {
+
+class Journal {
+ public:
+  using Visitor = std::function<void(const eboard::v1::Event& event)>;
+
+  // Opens (creating) the journal at `path`, calls `visit` for every intact record in
+  // order, and cuts off a damaged tail; `warning` gets a one-line note when it cut.
+  static Result<Journal> open(const std::string& path, FsyncPolicy policy, const Visitor& visit,
+                              std::string& warning);
+
+  Journal(Journal&& other) noexcept;
+  Journal& operator=(Journal&& other) noexcept;
+  Journal(const Journal&) = delete;
+  Journal& operator=(const Journal&) = delete;
+  ~Journal();
+
+  // The seq of the last record (0: empty).
+  std::uint32_t last_seq() const { return static_cast<std::uint32_t>(offsets_.size()); }
+  // Appends the record of an event already serialised; `seq` must be last_seq() + 1.
+  std::optional<Error> append(std::uint32_t seq, std::string_view event_bytes);
+  // The binary Events with seq in [from, to], as stored (checksums verified).
+  std::vector<std::string> read_range(std::uint32_t from, std::uint32_t to) const;
+  // fdatasync if records were written since the last sync (FsyncPolicy::kInterval).
+  void sync_if_dirty();
+  const std::string& path() const { return path_; }
+
+ private:
+  Journal(int fd, std::string path, FsyncPolicy policy)
+      : fd_(fd), path_(std::move(path)), policy_(policy) {}
+
+  int fd_ = -1;
+  std::string path_;
+  FsyncPolicy policy_ = FsyncPolicy::kAlways;
+  std::vector<std::uint64_t> offsets_;  // offsets_[seq - 1]: where record `seq` starts
+  std::uint64_t end_ = 0;
+  bool dirty_ = false;
+};
+
+// Encodes one record (exposed for tests that write damaged journals).
+std::string encode_journal_record(std::string_view event_bytes);
+
+}  // namespace eboard::daemon
