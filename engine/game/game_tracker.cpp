@@ -99,6 +99,8 @@ void GameTracker::lever(Millis now, Color side, GameEvents& out) {
     clock_events(clock_.press(side, now, moves_completed_[side]), out);
     return;
   }
+  // Players who signal a result on the board (D8) stop the clocks: not a move.
+  if (recognizer_.gesture() != GestureResult::kNone) return;
   if (side != committed().side_to_move()) return press_without_move(now, side, out);
   const PressVerdict verdict = recognizer_.judge_press(now);
   switch (verdict.kind) {

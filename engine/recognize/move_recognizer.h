@@ -135,6 +135,8 @@ class MoveRecognizer {
   const SensedBoard& sensed() const { return sensed_; }
   MatchKeys keys() const { return keys_; }
   bool rotated() const { return rotated_; }
+  // The result gesture standing on the board now (stable or not).
+  GestureResult gesture() const { return gesture_; }
   // The move standing on the board (the second ply when two are), or none.
   Move tentative() const { return match_ == Match::kTwo ? two_ : match_ == Match::kOne ? one_ : Move::none(); }
   // The inferred first touched pieces since the last completion (rules.md D2, 4.3).
