@@ -16,7 +16,8 @@
 // "( ... )" (skipped), move numbers "12." and "12...", the four results, SetUp/FEN tags,
 // "%" escape lines, a UTF-8 byte order mark, LF, CRLF or CR line ends. A game whose
 // movetext ends at the end of the text or at the next tag section without a result
-// takes its result from the Result tag (else "*"). Not handled: variants other than
+// takes its result from the Result tag (else "*"); when both are there and disagree,
+// the movetext's result wins (no error). Not handled: variants other than
 // standard chess (Chess960 castling cannot be written as a king step), null moves.
 //
 // After an error the reader skips to the next line that starts a game: a "[Event" line,
@@ -27,8 +28,10 @@
 // "?" and "????.??.??"), TimeControl, the other tags in their order, SetUp/FEN when the
 // game does not start from the standard position; SAN moves with move numbers ("12..."
 // after a comment and at a Black start), "{[%clk h:mm:ss]}" after a move when its clock
-// time is given (merged with that move's comment), lines under 80 characters, the
-// result, and a blank line after the game, so games can be concatenated.
+// time is given (merged with that move's comment), movetext lines under 80 characters
+// (a tag line or a single comment word longer than that stays whole), the result, and a
+// blank line after the game, so games can be concatenated. A "}" inside a comment is
+// written as ")" (a brace comment cannot contain one).
 #pragma once
 
 #include <chrono>
