@@ -1,0 +1,71 @@
+// eboard-events [--connect unix:PATH|tcp:HOST:PORT] [--board NAME] [--from-seq N]
+// [--format json|text] (interfaces.md §2): prints a running daemon's events.
+#include <iostream>
+
+#include <boost/program_options.hpp>
+
+#include "daemon/programs/eboard_events/events_client.h"
+
+namespace po = boost::program_options;
+
+int main(int argc, char** argv) {
+  po::options_description d("Options");
+  // clang-format off
+  d.add_options()
+    ("help,h", "print this help and exit")
+    ("connect", po::value<std::string>()->value_name("unix:PATH|tcp:HOST:PORT"),
+     "the daemon's socket; default unix:/run/eboardd/events.sock")
+    ("board", po::value<std::vector<std::string>>()->value_name("NAME"),
+     "only this board's events (repeatable); default every board")
+    ("from-seq", po::value<std::uint32_t>()->value_name("N"),
+     "first each board's events from sequence number N on, as far as the journal has "
+     "them, then the live ones")
+    ("format", po::value<std::string>()->value_name("json|text"),
+     "json: one eboard.v1.Event JSON line each (interfaces.md §4); text (default): a "
+     "readable line each and the board drawn with clocks and last moves")
+    ("public-only", "only events players may see (rules.md D14)")
+    ("until-game-end", "exit 0 after printing a gameEnded event")
+    ("timeout", po::value<double>()->value_name("SECONDS"),
+     "give up after SECONDS (exit 3)");
+  // clang-format on
+  po::variables_map vm;
+  try {
+    po::store(po::command_line_parser(argc, argv).options(d).run(), vm);
+    po::notify(vm);
+  } catch (const po::error& error) {
+    std::cerr << "eboard-events: " << error.what() << "\n";
+    return 2;
+  }
+  if (vm.count("help")) {
+    std::cout << "usage: eboard-events [--connect unix:PATH|tcp:HOST:PORT] [--board NAME]\n"
+                 "                     [--from-seq N] [--format json|text]\n"
+                 "Connects to eboardd and prints its events as they arrive. Reading needs no\n"
+                 "token, over TCP either.\n\n"
+              << d;
+    return 0;
+  }
+  eboard::daemon::EventsOptions options;
+  if (vm.count("connect")) options.connect = vm["connect"].as<std::string>();
+  if (vm.count("board")) options.boards = vm["board"].as<std::vector<std::string>>();
+  if (vm.count("from-seq")) options.from_seq = vm["from-seq"].as<std::uint32_t>();
+  if (vm.count("format")) {
+    const std::string format = vm["format"].as<std::string>();
+    if (format == "json") {
+      options.format = eboard::daemon::EventsOptions::Format::kJson;
+    } else if (format != "text") {
+      std::cerr << "eboard-events: --format: '" << format << "' is not json or text\n";
+      return 2;
+    }
+  }
+  options.public_only = vm.count("public-only") > 0;
+  options.until_game_end = vm.count("until-game-end") > 0;
+  if (vm.count("timeout")) {
+    const double seconds = vm["timeout"].as<double>();
+    if (!(seconds > 0)) {
+      std::cerr << "eboard-events: --timeout must be positive\n";
+      return 2;
+    }
+    options.timeout = std::chrono::milliseconds(static_cast<long>(seconds * 1000));
+  }
+  return eboard::daemon::run_events_client(options, std::cout, std::cerr);
+}
