@@ -11,6 +11,7 @@
 #include "engine/clock/time_control.h"
 #include "engine/rules/rule_params.h"
 #include "engine/rules/rule_set.h"
+#include "simulators/script/script_reader.h"
 
 namespace eboard::daemon {
 namespace {
@@ -152,6 +153,10 @@ std::optional<std::string> fill_daemon_options(const po::variables_map& vm, Daem
     auto board = parse_board_option(text);
     if (!board) return board.error();
     if (!names.insert(board->name).second) return "--board: board '" + board->name + "' given twice";
+    if (board->spec.driver == "sim") {
+      const script::ScriptFile file = script::read_script_file(board->spec.device);
+      if (!file.ok()) return "--board '" + text + "': " + file.error;
+    }
     c.boards.push_back(board.value());
   }
   c.demo = c.boards.empty();

@@ -1,0 +1,25 @@
+# Install rules and the Debian package (issue 6 item 9): `cmake --install build` or
+# `cpack -G DEB` in the build directory. The programs install themselves (their
+# CMakeLists.txt); this adds the service, udev rules, example configuration and docs.
+include(GNUInstallDirs)
+install(FILES ${CMAKE_SOURCE_DIR}/systemd/eboardd.service DESTINATION lib/systemd/system)
+install(FILES ${CMAKE_SOURCE_DIR}/systemd/60-eboardd.rules DESTINATION lib/udev/rules.d)
+install(FILES ${CMAKE_SOURCE_DIR}/systemd/eboardd.conf DESTINATION /etc/eboardd)
+install(FILES ${CMAKE_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+foreach(program eboard-sim eboard-replay eboard-dump eboard-judge eboard-perft)
+  if(TARGET ${program})
+    install(TARGETS ${program} RUNTIME DESTINATION bin)
+  endif()
+endforeach()
+
+set(CPACK_GENERATOR DEB)
+set(CPACK_PACKAGE_NAME eboardd)
+set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
+set(CPACK_PACKAGE_CONTACT "eboardd maintainers <eboardd@example.invalid>")
+set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "Daemon for electronic chess boards at live events")
+set(CPACK_PACKAGING_INSTALL_PREFIX /usr)
+set(CPACK_DEBIAN_PACKAGE_SECTION games)
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)
+set(CPACK_DEBIAN_PACKAGE_CONTROL_STRICT_PERMISSION ON)
+include(CPack)
