@@ -13,13 +13,26 @@ werror=OFF
 tools/install-deps.sh
 
 step() { printf '\n=== %s ===\n' "$*"; }
+passed=0
+# Runs ctest, adding its count of passed tests to the closing summary.
+run_ctest() {
+  local log
+  log=$(mktemp)
+  ctest "$@" 2>&1 | tee "$log"
+  local status=${PIPESTATUS[0]}
+  local n
+  n=$(sed -n 's/.*tests passed, 0 tests failed out of \([0-9]*\).*/\1/p' "$log" | tail -1)
+  rm -f "$log"
+  [ "$status" -eq 0 ] || exit "$status"
+  passed=$((passed + ${n:-0}))
+}
 
 step "release build"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DEBOARD_WERROR=$werror
 cmake --build build -j "$jobs"
 
 step "test suite"
-ctest --test-dir build --output-on-failure -j "$jobs" -LE slow
+run_ctest --test-dir build --output-on-failure --timeout 600 -j "$jobs" -LE slow
 
 if [ "$ci" = "true" ] || [ "${EBOARD_SANITIZE_TESTS:-}" = "1" ]; then
   step "unit tests under ASan+UBSan"
@@ -27,7 +40,7 @@ if [ "$ci" = "true" ] || [ "${EBOARD_SANITIZE_TESTS:-}" = "1" ]; then
     -DEBOARD_WERROR=$werror -DEBOARD_BENCHMARKS=OFF
   cmake --build build-asan -j "$jobs"
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    ctest --test-dir build-asan --output-on-failure -j "$jobs" -L unit
+    run_ctest --test-dir build-asan --output-on-failure --timeout 600 -j "$jobs" -L unit
 fi
 
 if [ "$ci" = "true" ] || [ "${EBOARD_FUZZ_TESTS:-}" = "1" ]; then
@@ -45,6 +58,9 @@ if [ "$ci" = "true" ] || [ "${EBOARD_FUZZ_TESTS:-}" = "1" ]; then
     "$fuzzer" -max_total_time="$seconds" -print_final_stats=0 "$corpus" $seeds 2>"$corpus.log" \
       || { tail -50 "$corpus.log"; echo "$name found a failure" >&2; exit 1; }
     rm -rf "$corpus" "$corpus.log"
+    passed=$((passed + 1))
   done
 fi
 step "all passed"
+# The closing line counts every ctest test and every fuzz target run.
+echo "tests: $passed passed, 0 failed"
