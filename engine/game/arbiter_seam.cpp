@@ -37,6 +37,10 @@ void Arbiter::on_flag(GameTracker&, Color, std::chrono::milliseconds, GameEvents
 void Arbiter::on_operator(GameTracker& game, const OperatorAction& action,
                           std::chrono::milliseconds now, GameEvents& out) {
   switch (action.kind) {
+    case OperatorAction::Kind::kPause:
+    case OperatorAction::Kind::kResume:
+      game.pause_clock(now, action.kind == OperatorAction::Kind::kPause, out);
+      break;
     case OperatorAction::Kind::kAddTime:
       game.adjust_clock(now, action.side, action.amount, out);
       break;

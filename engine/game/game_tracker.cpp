@@ -298,6 +298,11 @@ void GameTracker::adjust_clock(Millis now, Color side, Millis delta, GameEvents&
   clock_update(now, out);
 }
 
+void GameTracker::pause_clock(Millis now, bool pause, GameEvents& out) {
+  clock_events(pause ? clock_.pause(now) : clock_.resume(now), out);
+  clock_update(now, out);
+}
+
 void GameTracker::clock_update(Millis now, GameEvents& out) {
   GameEvent e = event(GameEventKind::kClock, now);
   e.white_ms = ms(clock_.remaining(kWhite, now));

@@ -77,6 +77,8 @@ class GameTracker {
   void replace_committed(Millis now, const Position& pos, const std::string& description,
                          GameEvents& out);
   void adjust_clock(Millis now, Color side, Millis delta, GameEvents& out);
+  // 6.11: the arbiter (or a claimant) stops or restarts the clocks.
+  void pause_clock(Millis now, bool pause, GameEvents& out);
 
   // --- queries ---------------------------------------------------------------------
   bool started() const { return started_; }

@@ -68,3 +68,25 @@ TEST(GameTracker, ReportsItsNextDeadlineAndNothingAfterTheEnd) {
 
 }  // namespace
 }  // namespace eboard::engine::testing
+
+namespace eboard::engine::testing {
+namespace {
+
+TEST(GameTracker, PauseStopsTheClockAndItsPresses) {
+  BoardDriver b;
+  OperatorAction pause;
+  pause.kind = OperatorAction::Kind::kPause;
+  b.tracker.operator_action(Millis(1000), pause, b.events);
+  EXPECT_TRUE(b.tracker.clock().paused());
+  b.move("e2", "e4", 2000);
+  b.press(kWhite, 2500);  // 6.11: ignored while paused
+  EXPECT_TRUE(b.completed_ucis().empty());
+  OperatorAction resume;
+  resume.kind = OperatorAction::Kind::kResume;
+  b.tracker.operator_action(Millis(3000), resume, b.events);
+  b.press(kWhite, 3500);
+  EXPECT_EQ(b.completed_ucis(), std::vector<std::string>{"e2e4"});
+}
+
+}  // namespace
+}  // namespace eboard::engine::testing
