@@ -174,21 +174,30 @@ void BoardSession::on_sensor(const drivers::SensorEvent& sensor, Millis now) {
     placement_known_ = true;
     if (pending_dump_) {
       (*pending_dump_)[change->square] = code_of(change->piece);
+      if (clock_known_) judge_dump(now, false);
     } else {
       tracker_->square(now, engine::Square(change->square), code_of(change->piece), out);
     }
   } else if (const auto* reading = std::get_if<drivers::ClockReading>(&sensor)) {
     clock_reading(*reading, now);
   } else if (const auto* lever = std::get_if<drivers::LeverPressed>(&sensor)) {
-    if (pending_dump_) judge_dump(now);
-    tracker_->lever(now, sides_.is_white(lever->side) ? engine::kWhite : engine::kBlack, out);
+    const Color presser = sides_.is_white(lever->side) ? engine::kWhite : engine::kBlack;
+    if (pending_dump_) {
+      // The press says whose clock runs now; while the board is being judged the press
+      // itself is not a move of its own (a move it completed is found by the judgement).
+      clock_running_ = Color(1 - presser);
+      clock_known_ = true;
+      judge_dump(now, false);
+    } else {
+      tracker_->lever(now, presser, out);
+    }
   } else if (const auto* flag = std::get_if<drivers::FlagShown>(&sensor)) {
     tracker_->flag(now, sides_.is_white(flag->side) ? engine::kWhite : engine::kBlack, out);
   } else if (std::holds_alternative<drivers::ClockAbsent>(sensor)) {
     clock_known_ = true;
     clock_running_.reset();
     device_status(v1::DEVICE_ROLE_CLOCK, v1::DEVICE_STATE_ABSENT, "the board reports no clock", now);
-    if (pending_dump_) judge_dump(now);
+    if (pending_dump_) judge_dump(now, false);
   }
   emit(out);
 }
@@ -226,20 +235,21 @@ void BoardSession::clock_reading(const drivers::ClockReading& reading, Millis no
   }
   clock_running_ = r.running;
   clock_known_ = true;
-  if (pending_dump_) judge_dump(now);
+  if (pending_dump_ && !judge_dump(now, false)) return;
   engine::GameEvents out;
   tracker_->clock_reading(now, r, out);
   emit(out);
 }
 
-void BoardSession::judge_dump(Millis now) {
+bool BoardSession::judge_dump(Millis now, bool final) {
   const Codes board = *pending_dump_;
+  const MissedMoves missed = find_missed_moves(tracker_->committed(), board,
+                                               clock_known_ ? clock_running_ : std::nullopt);
+  if (missed.verdict == MissedMoves::Verdict::kUnexplained && !final) return false;
   pending_dump_.reset();
   pending_dump_at_.reset();
   resumed_ = false;
   engine::GameEvents out;
-  const MissedMoves missed = find_missed_moves(tracker_->committed(), board,
-                                               clock_known_ ? clock_running_ : std::nullopt);
   if (missed.verdict == MissedMoves::Verdict::kMoves) {
     engine::Position pos = tracker_->committed();
     recovering_ = true;
@@ -268,13 +278,13 @@ void BoardSession::judge_dump(Millis now) {
   }
   tracker_->placement(now, board, out);
   emit(out);
+  return true;
 }
 
 void BoardSession::advance(Millis now) {
   if (!tracker_) return;
   if (pending_dump_ && pending_dump_at_ && now - *pending_dump_at_ >= kDumpJudgeWait) {
-    clock_known_ = false;
-    judge_dump(now);
+    judge_dump(now, true);
   }
   engine::GameEvents out;
   tracker_->advance(now, out);

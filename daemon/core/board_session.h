@@ -70,7 +70,9 @@ class BoardSession {
   void emit(engine::GameEvents& events);
   void publish_event(eboard::v1::Event event);
   void placement_seen(const drivers::Placement& placement, Millis now);
-  void judge_dump(Millis now);
+  // Decides on the pending dump; an unexplained one waits (the board may be mid-move)
+  // until `final`. Returns true when decided.
+  bool judge_dump(Millis now, bool final);
   void clock_reading(const drivers::ClockReading& reading, Millis now);
   std::optional<Error> start_game(const GameSetup& setup, Millis now);
   eboard::v1::Ack run_action(const eboard::v1::Command& command, Millis now);

@@ -1,0 +1,191 @@
+// BoardSession with chosen timestamps and driver-level sensor events: what the daemon
+// publishes for a board, including recovery after a restart.
+#include "daemon/core/board_session.h"
+
+#include <gtest/gtest.h>
+
+#include "daemon/core/board_state.h"
+#include "engine/board/fen.h"
+#include "engine/board/notation.h"
+
+namespace eboard::daemon {
+namespace {
+
+namespace v1 = eboard::v1;
+using drivers::ClockSide;
+using std::chrono::milliseconds;
+
+drivers::Placement placement_of(std::string_view fen) {
+  const engine::Position pos = engine::parse_fen(fen).value();
+  drivers::Placement p{};
+  for (int s = 0; s < 64; ++s) {
+    const engine::Piece piece = pos.piece_on(engine::Square(s));
+    p[s] = piece == engine::kNoPiece ? drivers::Piece::kEmpty
+                                     : *drivers::piece_from_letter(engine::piece_to_char(piece));
+  }
+  return p;
+}
+
+drivers::ClockReading reading(ClockSide turn, int left_s, int right_s) {
+  drivers::ClockReading r;
+  r.left = milliseconds(left_s * 1000);
+  r.right = milliseconds(right_s * 1000);
+  r.running = true;
+  r.turn = turn;
+  return r;
+}
+
+class SessionTest : public testing::Test {
+ protected:
+  std::vector<v1::Event> events_;
+  BoardState state_{"b1"};
+  std::uint32_t seq_ = 0;
+  BoardSession::Publish publish() {
+    return [this](v1::Event e) {
+      e.set_seq(++seq_);
+      e.set_board_id("b1");
+      state_.apply(e);
+      events_.push_back(e);
+      return seq_;
+    };
+  }
+  GameSetup setup() {
+    GameSetup s;
+    s.rules = "fide-blitz";
+    s.clock = "180+2";
+    return s;
+  }
+  std::vector<std::string> completed() const {
+    std::vector<std::string> out;
+    for (const auto& e : events_) {
+      if (e.has_move_completed()) {
+        out.push_back(std::to_string(e.move_completed().ply()) + ":" + e.move_completed().uci() +
+                      (e.move_completed().recovered() ? "R" : ""));
+      }
+    }
+    return out;
+  }
+  // Plays a move: lift from, put to, press by the mover, then runs the timers.
+  void play(BoardSession& s, int from, int to, drivers::Piece piece, ClockSide mover, int& t) {
+    s.on_sensor(drivers::SquareChanged{from, drivers::Piece::kEmpty}, milliseconds(t += 500));
+    s.on_sensor(drivers::SquareChanged{to, piece}, milliseconds(t += 500));
+    s.advance(milliseconds(t += 1000));
+    s.on_sensor(drivers::LeverPressed{mover}, milliseconds(t += 200));
+    s.advance(milliseconds(t += 1000));
+  }
+};
+
+constexpr int sq(char file, int rank) { return (rank - 1) * 8 + (file - 'a'); }
+
+TEST_F(SessionTest, MovesFromTheDriverBecomeCompletedMoves) {
+  BoardSession session("b1", setup(), drivers::WhiteSetting::kLeft, publish());
+  int t = 0;
+  session.on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(t));
+  session.on_sensor(reading(ClockSide::kLeft, 180, 180), milliseconds(t += 100));
+  play(session, sq('e', 2), sq('e', 4), drivers::Piece::kWhitePawn, ClockSide::kLeft, t);
+  play(session, sq('e', 7), sq('e', 5), drivers::Piece::kBlackPawn, ClockSide::kRight, t);
+  EXPECT_EQ(completed(), (std::vector<std::string>{"1:e2e4", "2:e7e5"}));
+  ASSERT_FALSE(events_.empty());
+  EXPECT_TRUE(events_.front().has_game_started());
+  EXPECT_EQ(events_.front().game_id(), 1u);
+  EXPECT_EQ(events_.front().rules(), "fide-blitz");
+}
+
+TEST_F(SessionTest, ResumesAtTheLastMoveAndRecoversMovesMadeWhileDown) {
+  // The journal of the first life: two completed moves.
+  {
+    BoardSession first("b1", setup(), drivers::WhiteSetting::kLeft, publish());
+    int t = 0;
+    first.on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(t));
+    play(first, sq('e', 2), sq('e', 4), drivers::Piece::kWhitePawn, ClockSide::kLeft, t);
+    play(first, sq('e', 7), sq('e', 5), drivers::Piece::kBlackPawn, ClockSide::kRight, t);
+  }
+  const std::uint32_t seq_before = seq_;
+  const BoardState journal = state_;
+  ASSERT_TRUE(journal.game_in_progress());
+  events_.clear();
+  // Restarted: White played Nf3 meanwhile and Black's clock runs.
+  BoardSession second("b1", setup(), drivers::WhiteSetting::kLeft, publish());
+  ASSERT_FALSE(second.resume(journal).has_value());
+  second.on_link_up();
+  second.on_sensor(drivers::PlacementSeen{placement_of(
+                       "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2")},
+                   milliseconds(0));
+  EXPECT_TRUE(completed().empty());  // not judged before the clock has spoken
+  second.on_sensor(reading(ClockSide::kRight, 170, 175), milliseconds(100));
+  EXPECT_EQ(completed(), (std::vector<std::string>{"3:g1f3R"}));
+  for (const auto& e : events_) {
+    EXPECT_FALSE(e.has_game_started()) << "the game continues, it does not start again";
+    EXPECT_FALSE(e.has_restore_requested());
+    EXPECT_GT(e.seq(), seq_before);
+  }
+  // And it goes on normally.
+  int t = 200;
+  play(second, sq('b', 8), sq('c', 6), drivers::Piece::kBlackKnight, ClockSide::kRight, t);
+  EXPECT_EQ(completed(), (std::vector<std::string>{"3:g1f3R", "4:b8c6"}));
+}
+
+TEST_F(SessionTest, UnexplainedDifferenceAfterRestartAsksForARestore) {
+  BoardState journal("b1");
+  {
+    BoardSession first("b1", setup(), drivers::WhiteSetting::kLeft, publish());
+    int t = 0;
+    first.on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(t));
+    play(first, sq('d', 2), sq('d', 4), drivers::Piece::kWhitePawn, ClockSide::kLeft, t);
+  }
+  journal = state_;
+  events_.clear();
+  BoardSession second("b1", setup(), drivers::WhiteSetting::kLeft, publish());
+  ASSERT_FALSE(second.resume(journal).has_value());
+  second.on_link_up();
+  auto board = placement_of("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1");
+  board[sq('a', 1)] = drivers::Piece::kEmpty;  // a rook is gone
+  second.on_sensor(drivers::PlacementSeen{board}, milliseconds(0));
+  second.on_sensor(reading(ClockSide::kRight, 170, 175), milliseconds(100));
+  // The board may be mid-move: nothing is said before the judging time is over.
+  for (const auto& e : events_) EXPECT_FALSE(e.has_restore_requested());
+  ASSERT_TRUE(second.next_deadline().has_value());
+  second.advance(*second.next_deadline());
+  bool restore = false;
+  for (const auto& e : events_) {
+    if (e.has_restore_requested()) {
+      restore = true;
+      EXPECT_EQ(e.restore_requested().fen(), "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1");
+    }
+  }
+  EXPECT_TRUE(restore);
+  EXPECT_TRUE(completed().empty());
+}
+
+TEST_F(SessionTest, CommandsAreCheckedAndAnswered) {
+  BoardSession session("b1", setup(), drivers::WhiteSetting::kLeft, publish());
+  v1::Command command;
+  command.mutable_add_time()->set_delta_ms(60000);
+  EXPECT_EQ(session.command(command, milliseconds(0)).code(), v1::ACK_ERROR_REJECTED);  // no game
+  session.on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(0));
+  int t = 0;
+  play(session, sq('e', 2), sq('e', 4), drivers::Piece::kWhitePawn, ClockSide::kLeft, t);
+  EXPECT_EQ(session.command(command, milliseconds(t)).code(), v1::ACK_ERROR_INVALID_ARGUMENT);  // no side
+  command.mutable_add_time()->set_side(v1::SIDE_BLACK);
+  const v1::Ack ok = session.command(command, milliseconds(t));
+  EXPECT_TRUE(ok.ok()) << ok.error();
+  v1::Command result;
+  result.mutable_set_result()->set_result("2-0");
+  EXPECT_EQ(session.command(result, milliseconds(t)).code(), v1::ACK_ERROR_INVALID_ARGUMENT);
+  result.mutable_set_result()->set_result("1/2-1/2");
+  const v1::Ack ended = session.command(result, milliseconds(t));
+  ASSERT_TRUE(ended.ok()) << ended.error();
+  EXPECT_GT(ended.seq(), 0u);
+  EXPECT_TRUE(events_.back().has_game_ended() || state_.snapshot().result() == "1/2-1/2");
+  v1::Command game;
+  game.mutable_new_game()->set_time_control("nonsense");
+  EXPECT_EQ(session.command(game, milliseconds(t)).code(), v1::ACK_ERROR_INVALID_ARGUMENT);
+  game.mutable_new_game()->set_time_control("300+3");
+  const v1::Ack started = session.command(game, milliseconds(t));
+  ASSERT_TRUE(started.ok()) << started.error();
+  EXPECT_EQ(state_.snapshot().game_id(), 2u);
+  EXPECT_EQ(state_.snapshot().time_control(), "300+3");
+}
+
+}  // namespace
+}  // namespace eboard::daemon

@@ -1,0 +1,129 @@
+#include "daemon/core/config.h"
+
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+namespace eboard::daemon {
+namespace {
+
+Result<ParsedConfig> parse(std::vector<std::string> args) {
+  args.insert(args.begin(), "eboardd");
+  std::vector<const char*> argv;
+  for (const auto& a : args) argv.push_back(a.c_str());
+  return parse_config(static_cast<int>(argv.size()), argv.data());
+}
+
+std::string temp_file(const std::string& name, const std::string& text) {
+  const std::string path = testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+TEST(Config, UnknownOptionIsAnError) {
+  auto parsed = parse({"--bogus"});
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_NE(parsed.error().find("--bogus"), std::string::npos) << parsed.error();
+}
+
+TEST(Config, BadTimeControlNamesTheOption) {
+  auto parsed = parse({"--board", "b1=dgt:/dev/ttyACM0", "--clock", "3+x"});
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(parsed.error().rfind("--clock: ", 0), 0u) << parsed.error();
+}
+
+TEST(Config, BadBoardSpecs) {
+  for (const char* spec : {"b1", "b1=foo:bar", "b 1=dgt:/dev/x", "b1=dgt:auto", "b1=dgt:/x,colour=red"}) {
+    auto parsed = parse({"--board", spec});
+    ASSERT_FALSE(parsed.ok()) << spec;
+    EXPECT_NE(parsed.error().find(spec), std::string::npos) << parsed.error();
+  }
+}
+
+TEST(Config, DuplicateBoardNames) {
+  auto parsed = parse({"--board", "b1=dgt:/dev/a", "--board", "b1=dgt:/dev/b"});
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_NE(parsed.error().find("twice"), std::string::npos);
+}
+
+TEST(Config, BadRulesAndParams) {
+  EXPECT_FALSE(parse({"--board", "b=dgt:/x", "--rules", "chess960"}).ok());
+  EXPECT_FALSE(parse({"--board", "b=dgt:/x", "--param", "no_such_param=1"}).ok());
+  EXPECT_TRUE(parse({"--board", "b=dgt:/x", "--param", "auto_apply_penalties=true"}).ok());
+}
+
+TEST(Config, DefaultsForAServiceAndForTheDemo) {
+  auto service = parse({"--board", "b1=dgt:/dev/ttyACM0,white=right"});
+  ASSERT_TRUE(service.ok()) << service.error();
+  const DaemonConfig& c = service->config;
+  EXPECT_FALSE(c.demo);
+  ASSERT_EQ(c.listen.size(), 2u);
+  EXPECT_EQ(c.listen[0].path, "/run/eboardd/events.sock");
+  EXPECT_EQ(c.listen[1].host, "127.0.0.1");
+  EXPECT_EQ(c.listen[1].port, 7341);
+  EXPECT_EQ(c.journal_dir, "/var/lib/eboardd");
+  EXPECT_EQ(c.fsync, FsyncPolicy::kAlways);
+  EXPECT_EQ(c.boards[0].spec.white, drivers::WhiteSetting::kRight);
+  EXPECT_EQ(c.print, PrintFormat::kNone);
+
+  auto demo = parse({});
+  ASSERT_TRUE(demo.ok());
+  EXPECT_TRUE(demo->config.demo);
+  EXPECT_TRUE(demo->config.listen.empty());
+  EXPECT_TRUE(demo->config.journal_dir.empty());
+  EXPECT_EQ(demo->config.print, PrintFormat::kText);
+  EXPECT_EQ(demo->config.demo_speed, 10.0);
+}
+
+TEST(Config, FileAndCommandLineShareNames) {
+  const std::string path = temp_file("eboardd_ok.conf",
+                                     "# comment\nboard = b1=dgt:/dev/a\nboard = b2=dgt:/dev/b\n"
+                                     "clock = 180+2   # blitz\nrules = fide-blitz\n");
+  auto parsed = parse({"--config", path, "--clock", "300+3", "--board", "b3=dgt:/dev/c"});
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  EXPECT_EQ(parsed->config.boards.size(), 3u);
+  EXPECT_EQ(parsed->config.clock, "300+3");  // the command line wins
+  EXPECT_EQ(parsed->config.rules, "fide-blitz");
+}
+
+TEST(Config, FileErrorsNameTheLine) {
+  const std::string path = temp_file("eboardd_bad.conf", "board = b1=dgt:/dev/a\n\nbogus = 1\n");
+  auto parsed = parse({"--config", path});
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(parsed.error(), path + ":3: unknown option 'bogus'");
+  const std::string no_equals = temp_file("eboardd_bad2.conf", "board b1\n");
+  auto second = parse({"--config", no_equals});
+  ASSERT_FALSE(second.ok());
+  EXPECT_EQ(second.error(), no_equals + ":1: expected NAME = VALUE");
+}
+
+TEST(Config, ControlToken) {
+  const std::string token = temp_file("token", "  s3cret\n");
+  auto parsed = parse({"--board", "b=dgt:/x", "--control-token-file", token});
+  ASSERT_TRUE(parsed.ok());
+  EXPECT_EQ(parsed->config.control_token, "s3cret");
+  const std::string empty = temp_file("empty_token", "\n");
+  EXPECT_FALSE(parse({"--board", "b=dgt:/x", "--control-token-file", empty}).ok());
+  EXPECT_FALSE(parse({"--board", "b=dgt:/x", "--control-token-file", "/nonexistent/x"}).ok());
+}
+
+TEST(Config, ListenAddresses) {
+  EXPECT_EQ(parse_listen_address("tcp::9000").value().host, "127.0.0.1");
+  EXPECT_EQ(parse_listen_address("tcp:[::1]:9000").value().host, "::1");
+  EXPECT_FALSE(parse_listen_address("tcp:127.0.0.1:99999").ok());
+  EXPECT_FALSE(parse_listen_address("udp:1").ok());
+  EXPECT_FALSE(parse_listen_address("unix:").ok());
+}
+
+TEST(Config, HelpDocumentsEveryOption) {
+  const std::string help = config_help();
+  for (const char* name : {"--board", "--rules", "--clock", "--param", "--listen", "--journal",
+                           "--journal-fsync", "--control-token-file", "--demo-speed", "--config"}) {
+    EXPECT_NE(help.find(name), std::string::npos) << name;
+  }
+}
+
+}  // namespace
+}  // namespace eboard::daemon
