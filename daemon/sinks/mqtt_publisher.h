@@ -1,0 +1,122 @@
+// The MQTT publisher (interfaces.md §4 "MQTT"; issue 7 item 1): every event of every
+// board on eboard/v1/<site>/<node>/<board>/events at QoS 1, each board's retained
+// Snapshot on .../state and live PGN on .../pgn, and the daemon's retained status
+// ("online", Last-Will "offline") on eboard/v1/<site>/<node>/status.
+//
+// Driven by the daemon's one Asio loop, no thread of its own (style.md "Event loop and
+// I/O"; research/ecosystem.md §2): libmosquitto's socket is watched with a
+// posix::stream_descriptor and serviced with mosquitto_loop_read/write/misc.
+//
+// Nothing is lost while the broker is away: the journal is the offline buffer. For each
+// board we remember the highest sequence number up to which the broker acknowledged
+// every event (PUBACK), persist it next to the journals, and after any (re)connect -
+// also after a daemon restart - publish again from the one after it. Events sent but not
+// acknowledged when the link broke are sent again, so a consumer may see a (board, seq)
+// twice and drops the duplicate (interfaces.md §4). At most kWindow events are handed to
+// libmosquitto unacknowledged, so a long outage never becomes a burst in memory.
+//
+// A lost connection throws the libmosquitto client away and builds a new one after a
+// capped backoff; its queued messages are worthless because the journal has them.
+// Name resolution in mosquitto_connect_async is blocking: give the broker as an address
+// or a name the local resolver answers at once (a hosts entry).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/steady_timer.hpp>
+
+#include "daemon/core/event_hub.h"
+#include "daemon/sinks/sink_config.h"
+#include "drivers/reconnect.h"
+
+struct mosquitto;
+
+namespace eboard::daemon {
+
+class MqttPublisher {
+ public:
+  using Log = std::function<void(const std::string&)>;
+  // The live PGN of a board and a number that changes whenever it does.
+  using PgnSource = std::function<std::pair<std::uint64_t, const std::string*>(std::size_t)>;
+
+  static constexpr std::size_t kWindow = 256;            // unacknowledged events at most
+  static constexpr std::size_t kMemoryEvents = 4096;     // per board, before the journal
+
+  MqttPublisher(boost::asio::io_context& io, const EventHub& hub, MqttOptions options,
+                PgnSource pgn, Log log);
+  ~MqttPublisher();
+  MqttPublisher(const MqttPublisher&) = delete;
+  MqttPublisher& operator=(const MqttPublisher&) = delete;
+
+  void start();
+  void on_event(std::size_t board, const eboard::v1::Event& event);
+  // Clean shutdown: "offline" on status, then DISCONNECT (the Will is not sent then).
+  // The caller lets the loop run a little afterwards so the bytes go out.
+  void shutdown();
+
+  bool connected() const { return connected_; }
+  std::uint32_t acked_seq(std::size_t board) const { return boards_[board].acked; }
+  std::string topic(const std::string& board_id, const char* leaf) const;
+
+ private:
+  struct Board {
+    std::uint32_t acked = 0;       // every seq <= acked is acknowledged by the broker
+    std::uint32_t next = 1;        // next seq to hand to libmosquitto
+    std::deque<std::pair<std::uint32_t, bool>> in_flight;  // seq, acknowledged
+    std::deque<std::pair<std::uint32_t, std::string>> recent;  // unacknowledged bytes
+    bool state_dirty = true;
+    std::uint64_t pgn_version = 0;
+    bool pgn_sent = false;
+  };
+
+  void connect();
+  void lose(const std::string& reason);
+  void schedule_reconnect();
+  void watch_read();
+  void watch_write();
+  void arm_misc();
+  void arm_flush();
+  void pump();
+  bool publish_event(std::size_t board, std::uint32_t seq, const std::string& bytes);
+  void publish_retained(std::size_t board);
+  void acknowledged(int mid);
+  void load_acked();
+  void save_acked();
+  static void on_connect_cb(mosquitto*, void* self, int rc);
+  static void on_publish_cb(mosquitto*, void* self, int mid);
+
+  boost::asio::io_context& io_;
+  const EventHub& hub_;
+  MqttOptions options_;
+  PgnSource pgn_;
+  Log log_;
+  mosquitto* mosq_ = nullptr;
+  std::optional<boost::asio::posix::stream_descriptor> stream_;
+  std::uint64_t generation_ = 0;  // bumps on every new client: stale handlers ignore
+  boost::asio::steady_timer reconnect_timer_;
+  boost::asio::steady_timer misc_timer_;
+  boost::asio::steady_timer flush_timer_;
+  drivers::Backoff backoff_{std::chrono::milliseconds(100), std::chrono::milliseconds(4000)};
+  std::vector<Board> boards_;
+  std::map<int, std::pair<std::size_t, std::uint32_t>> mids_;  // mid -> board, seq
+  std::size_t in_flight_ = 0;
+  bool connected_ = false;
+  bool reading_ = false;
+  bool writing_ = false;
+  bool flush_armed_ = false;
+  bool acked_dirty_ = false;
+  bool stopped_ = false;
+  bool lost_reported_ = false;
+};
+
+}  // namespace eboard::daemon

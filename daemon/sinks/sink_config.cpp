@@ -1,0 +1,122 @@
+#include "daemon/sinks/sink_config.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include <boost/program_options.hpp>
+
+namespace eboard::daemon {
+namespace {
+
+namespace po = boost::program_options;
+
+// A topic level may not hold the separators or wildcards of MQTT (MQTT 3.1.1 §4.7).
+bool valid_topic_level(const std::string& text) {
+  return !text.empty() && text.size() <= 64 &&
+         std::none_of(text.begin(), text.end(), [](char c) {
+           return c == '/' || c == '+' || c == '#' || c == '\0' || c == ' ';
+         });
+}
+
+std::string host_name() {
+  char host[256] = {};
+  ::gethostname(host, sizeof host - 1);
+  return host[0] ? host : "localhost";
+}
+
+}  // namespace
+
+void add_sink_options(po::options_description& d) {
+  // clang-format off
+  d.add_options()
+    ("mqtt", po::value<std::string>()->value_name("HOST:PORT"),
+     "publish every board's events to this MQTT broker (QoS 1), with retained state, "
+     "live PGN and the daemon's status; resumes from the journal after an outage")
+    ("mqtt-site", po::value<std::string>()->value_name("NAME"),
+     "the event's name in the topics eboard/v1/SITE/NODE/...; default 'default'")
+    ("mqtt-node", po::value<std::string>()->value_name("NAME"),
+     "this daemon's name in the topics; default the host name")
+    ("mqtt-user", po::value<std::string>()->value_name("NAME"), "MQTT user name")
+    ("mqtt-password-file", po::value<std::string>()->value_name("FILE"),
+     "file holding the MQTT password")
+    ("mqtt-ca", po::value<std::string>()->value_name("FILE"),
+     "CA certificate(s) to verify the broker with: connect over TLS")
+    ("mqtt-keepalive", po::value<unsigned>()->value_name("SECONDS"),
+     "MQTT keep-alive; the broker sends the 'offline' Last-Will 1.5 times this after the "
+     "daemon vanishes without closing its connection; default 10")
+    ("http", po::value<std::string>()->value_name("HOST:PORT"),
+     "serve /live.pgn, /boards/ID.pgn, /overlay?board=ID and the WebSocket /ws?board=ID "
+     "(read-only); a bare PORT binds 127.0.0.1")
+    ("ws-queue-bytes", po::value<std::size_t>()->value_name("N"),
+     "a WebSocket client with more than N bytes waiting is disconnected; default 1048576")
+    ("clock-display", po::value<std::vector<std::string>>()->composing()->value_name("BOARD|all"),
+     "show the last move, ILLEGAL, a flag or the result on this board's DGT 3000 "
+     "(repeatable)");
+  // clang-format on
+}
+
+std::optional<std::string> parse_host_port(const std::string& text, const char* what,
+                                           std::string& host, std::uint16_t& port) {
+  const auto colon = text.rfind(':');
+  std::string port_text = colon == std::string::npos ? text : text.substr(colon + 1);
+  if (colon != std::string::npos) {
+    host = text.substr(0, colon);
+    if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+  }
+  if (host.empty()) host = "127.0.0.1";
+  if (port_text.empty() || port_text.size() > 5 ||
+      !std::all_of(port_text.begin(), port_text.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+      std::stoul(port_text) > 65535) {
+    return std::string(what) + " '" + text + "': port '" + port_text + "' is not a number from 0 to 65535";
+  }
+  port = static_cast<std::uint16_t>(std::stoul(port_text));
+  return std::nullopt;
+}
+
+std::optional<std::string> fill_sink_options(const po::variables_map& vm, SinkConfig& sinks) {
+  const auto text = [&vm](const char* name) {
+    return vm.count(name) ? vm[name].as<std::string>() : std::string();
+  };
+  if (vm.count("mqtt")) {
+    MqttOptions m;
+    if (auto error = parse_host_port(text("mqtt"), "--mqtt", m.host, m.port)) return error;
+    if (vm.count("mqtt-site")) m.site = text("mqtt-site");
+    m.node = vm.count("mqtt-node") ? text("mqtt-node") : host_name();
+    if (!valid_topic_level(m.site)) return "--mqtt-site '" + m.site + "': not a topic level (no / + # or spaces)";
+    if (!valid_topic_level(m.node)) return "--mqtt-node '" + m.node + "': not a topic level (no / + # or spaces)";
+    m.user = text("mqtt-user");
+    if (vm.count("mqtt-password-file")) {
+      std::ifstream in(text("mqtt-password-file"));
+      if (!in) return "--mqtt-password-file: cannot read '" + text("mqtt-password-file") + "'";
+      std::getline(in, m.password);
+    }
+    m.ca_file = text("mqtt-ca");
+    if (!m.ca_file.empty() && !std::ifstream(m.ca_file)) return "--mqtt-ca: cannot read '" + m.ca_file + "'";
+    if (vm.count("mqtt-keepalive")) {
+      const unsigned keepalive = vm["mqtt-keepalive"].as<unsigned>();
+      if (keepalive < 5 || keepalive > 3600) return std::string("--mqtt-keepalive must be from 5 to 3600");
+      m.keepalive = std::chrono::seconds(keepalive);
+    }
+    sinks.mqtt = m;
+  } else {
+    for (const char* name : {"mqtt-site", "mqtt-node", "mqtt-user", "mqtt-password-file", "mqtt-ca"}) {
+      if (vm.count(name)) return std::string("--") + name + " needs --mqtt HOST:PORT";
+    }
+  }
+  if (vm.count("http")) {
+    HttpOptions h;
+    if (auto error = parse_host_port(text("http"), "--http", h.host, h.port)) return error;
+    sinks.http = h;
+  }
+  if (vm.count("ws-queue-bytes")) {
+    sinks.ws_queue_bytes = vm["ws-queue-bytes"].as<std::size_t>();
+    if (sinks.ws_queue_bytes < 4096) return std::string("--ws-queue-bytes must be at least 4096");
+  }
+  if (vm.count("clock-display")) sinks.clock_display = vm["clock-display"].as<std::vector<std::string>>();
+  return std::nullopt;
+}
+
+}  // namespace eboard::daemon
