@@ -81,7 +81,7 @@ const v1::Event* game_end(const std::vector<v1::Event>& events) {
 std::vector<std::string> daemon_args(const std::string& dir, const std::string& board) {
   return {kBin + "/eboardd", "--board", board, "--listen", "unix:" + dir + "/events.sock",
           "--journal", dir + "/journal", "--journal-fsync", "never", "--runtime-dir", dir,
-          "--print", "json"};
+          "--print", "json", "--rules", "fide-blitz", "--clock", "180+2"};
 }
 
 bool ready(Child& daemon) { return daemon.wait_for_stderr("ready:", 15s); }
@@ -235,7 +235,7 @@ TEST(DaemonE2e, KillNineMidGameLosesNothing) {
 TEST(DaemonE2e, UnplugAndReplugGivesStatusAndNoFalseMoves) {
   const std::string dir = temp_dir();
   Child sim({kBin + "/eboard-sim", "dgt", "--link", dir + "/board.pty", "--speed", "1",
-             "--hangup-at", "3.0", "--hangup-for", "1", kScript});
+             "--hangup-at", "3.0", "--hangup-for", "0.3", kScript});
   ASSERT_TRUE(sim.wait_for_stderr("->", 10s)) << sim.err();
   Child daemon(daemon_args(dir, "b1=dgt:" + dir + "/board.pty"));
   ASSERT_TRUE(ready(daemon)) << daemon.err();
