@@ -1,23 +1,18 @@
 #include "engine/rules/mate_search.h"
 
+#include "engine/rules/mate_order.h"
+
 #include <algorithm>
 #include <cstdlib>
 
 namespace eboard::engine {
 namespace {
 
-constexpr std::size_t kTtSize = std::size_t(1) << 16;  // entries; a power of two
+constexpr std::size_t kTtSize = std::size_t(1) << 17;  // entries; a power of two
 constexpr int kMaxExploreDepth = 4096;                  // plies on the explicit stack
 constexpr int kFullWidth = 255;                         // "unlimited" discrepancies
-
-int distance(Square a, Square b) {
-  return std::max(std::abs(file_of(a) - file_of(b)), std::abs(rank_of(a) - rank_of(b)));
-}
-// How far a square is from its nearest corner (0 in a corner, 6 in the centre).
-int corner_distance(Square s) {
-  int f = file_of(s), r = rank_of(s);
-  return std::min(f, 7 - f) + std::min(r, 7 - r);
-}
+constexpr int kMaxLinePly = 400;
+constexpr std::uint64_t kQuickBudget = 256;  // at most this: the short schedule                        // forced moves extend up to here
 
 // Cheap test whether m may give check (direct, discovered, or a special move); a false
 // "maybe" only costs a make/unmake.
@@ -32,42 +27,16 @@ bool may_check(const Position& pos, Move m, Square their_king) {
   return (attacks_bb(type, to, occupied) & square_bb(their_king)) != 0;
 }
 
-// Move-ordering score (higher first). "Mating corner" idea: the loser's king walks to the
-// nearest corner, the winner's units come close to it, and nobody takes the winner's
-// material.
-int score_move(const Position& pos, Move m, Color winner) {
-  const Square from = m.from(), to = m.to();
-  const PieceType type = type_of(pos.piece_on(from));
-  const Color us = pos.side_to_move();
-  int score = 0;
-  if (us == winner) {
-    const Square target = pos.king_square(~winner);
-    if (m.is_promotion()) score += m.promotion() == kQueen ? 200 : 5;
-    if (type == kKing)
-      score += 10 * (std::abs(distance(from, target) - 2) - std::abs(distance(to, target) - 2));
-    else
-      score += 10 * (distance(from, target) - distance(to, target));
-    if (type == kPawn) score += 4;
-  } else {
-    const Square own_king = pos.king_square(us);
-    if (type == kKing) score += 10 * (corner_distance(from) - corner_distance(to));
-    else if (type == kPawn) score += 3;
-    else score += 2 * (distance(from, own_king) - distance(to, own_king));
-    if (pos.is_capture(m)) score -= 40;
-    if (m.is_promotion() && m.promotion() != kQueen) score -= 5;
-  }
-  return score;
-}
-
 }  // namespace
 
 bool is_checkmate(const Position& pos) { return pos.in_check() && count_legal(pos) == 0; }
 
 int HelpmateSearch::order_moves(const MoveList& moves, Move* ordered) {
   int scores[MoveList::kCapacity];
+  const MatePlan plan{mate_phase(pos_, winner_), corner_};
   int n = 0;
   for (Move m : moves) {
-    int s = score_move(pos_, m, winner_);
+    int s = score_move(pos_, m, winner_, plan);
     int i = n++;
     while (i > 0 && scores[i - 1] < s) {  // stable insertion sort, best first
       scores[i] = scores[i - 1];
@@ -82,17 +51,22 @@ int HelpmateSearch::order_moves(const MoveList& moves, Move* ordered) {
 
 bool HelpmateSearch::tt_failed(Key key, int depth, int discrepancies) const {
   const TtEntry& e = tt_[key & (kTtSize - 1)];
+  // A full-width failure holds whatever the ordering; a limited one only for the corner
+  // (the ordering) it was found with.
   return e.generation == generation_ && e.key == key && e.depth >= depth &&
-         e.discrepancies >= discrepancies;
+         e.discrepancies >= discrepancies &&
+         (e.discrepancies == kFullWidth || e.corner == corner_);
 }
 
 void HelpmateSearch::tt_store(Key key, int depth, int discrepancies) {
   TtEntry& e = tt_[key & (kTtSize - 1)];
   if (e.generation == generation_ && e.key == key) {
     // keep whichever result covers more; when neither dominates, the newer one
-    if (e.depth >= depth && e.discrepancies >= discrepancies) return;
+    if (e.depth >= depth && e.discrepancies >= discrepancies &&
+        (e.discrepancies == kFullWidth || e.corner == corner_))
+      return;
   }
-  e = TtEntry{key, generation_, std::uint8_t(depth), std::uint8_t(discrepancies)};
+  e = TtEntry{key, generation_, std::uint8_t(depth), std::uint8_t(discrepancies), corner_};
 }
 
 bool HelpmateSearch::mate_in_one(const MoveList& moves) {
@@ -125,7 +99,7 @@ bool HelpmateSearch::forced_mate_in_one(const MoveList& loser_moves) {
   return true;
 }
 
-bool HelpmateSearch::lds(int depth, int discrepancies) {
+bool HelpmateSearch::lds(int depth, int discrepancies, int ply) {
   if (++nodes_ > limit_) {
     aborted_ = true;
     return false;
@@ -135,6 +109,9 @@ bool HelpmateSearch::lds(int depth, int discrepancies) {
   MoveList moves;
   generate_legal(pos_, moves);
   if (moves.empty()) return us != winner_ && pos_.in_check();
+  // A forced move costs no depth (CHA's idea: such positions are advanced trivially);
+  // the ply cap keeps the recursion bounded.
+  if (moves.size() == 1 && ply < kMaxLinePly && depth > 0) ++depth;
   if (depth == 0) return false;
   const Key key = pos_.key();
   if (tt_failed(key, depth, discrepancies)) return false;
@@ -149,7 +126,7 @@ bool HelpmateSearch::lds(int depth, int discrepancies) {
   const int n = order_moves(moves, ordered);
   for (int i = 0; i < n && i <= discrepancies; ++i) {
     pos_.make(ordered[i]);
-    const bool found = lds(depth - 1, discrepancies - i);
+    const bool found = lds(depth - 1, discrepancies - i, ply + 1);
     pos_.unmake(ordered[i]);
     if (found) {
       line_.push_back(ordered[i]);
@@ -161,29 +138,60 @@ bool HelpmateSearch::lds(int depth, int discrepancies) {
   return false;
 }
 
+// One attempt: the loser's king is sent to `corner`; limited-discrepancy passes, long
+// narrow lines first, then wider and shorter ones, until `attempt_limit` nodes are spent.
+bool HelpmateSearch::attempt(const Position& root, Square corner, std::uint64_t attempt_limit,
+                             int widest) {
+  // {discrepancies, depth}; the full-width shallow passes catch short mates that the
+  // heuristics rank badly.
+  static constexpr int kSchedule[][2] = {
+      {0, 120}, {1, 60},  {kFullWidth, 3}, {2, 40},  {kFullWidth, 4},  {3, 30}, {kFullWidth, 5}, {4, 24},
+      {6, 20},  {kFullWidth, 6}, {8, 16},  {12, 14}, {kFullWidth, 7}, {20, 12}, {kFullWidth, 9}};
+  // A tiny budget (quick mode) goes to short lines: a long greedy line that fails would
+  // spend it all.
+  static constexpr int kQuickSchedule[][2] = {{0, 16}, {1, 10}, {2, 8}, {3, 6}};
+  corner_ = corner;
+  pos_ = root;
+  line_.clear();
+  limit_ = std::min(total_limit_, nodes_ + attempt_limit);
+  aborted_ = false;
+  if (total_limit_ <= kQuickBudget) {
+    for (const auto& step : kQuickSchedule)
+      if (lds(step[1], step[0], 0) || aborted_) return !aborted_;
+    return false;
+  }
+  for (const auto& step : kSchedule) {
+    if (step[0] > widest) continue;
+    if (lds(step[1], step[0], 0)) return true;
+    if (aborted_) break;
+  }
+  return false;
+}
+
 SearchResult HelpmateSearch::find_helpmate(const Position& root, Color winner,
                                            std::uint64_t node_limit, SearchGoal goal) {
   if (tt_.empty()) tt_.resize(kTtSize);
   goal_ = goal;
-  ++generation_;
-  pos_ = root;
   winner_ = winner;
   nodes_ = 0;
-  limit_ = node_limit;
-  aborted_ = false;
-  line_.clear();
+  total_limit_ = node_limit;
+  ++generation_;  // the table's facts hold for one root and winner
+  Square corners[4];
+  const int count = corner_candidates(root, winner, corners);
 
-  // (discrepancies, depth) schedule: long narrow lines first, then wider and shorter.
-  static constexpr int kSchedule[][2] = {{0, 80}, {1, 48}, {2, 32}, {3, 24}, {5, 18}};
+  // Greedy search is heavy-tailed: restarts with another mating corner and a doubled
+  // budget find more lines than one long run with the same total.
   bool found = false;
-  for (const auto& step : kSchedule) {
-    if ((found = lds(step[1], step[0])) || aborted_) break;
+  std::uint64_t budget = 256;
+  for (int round = 0; !found && nodes_ < total_limit_; ++round, budget *= 2) {
+    const int widest = round == 0 ? 1 : kFullWidth;
+    for (int c = 0; c < count && !found && nodes_ < total_limit_; ++c) {
+      if (round == 0 && c > 0) break;  // the first, cheapest try: best corner only
+      found = attempt(root, corners[c], budget, widest);
+    }
   }
-  for (int depth = 1; !found && !aborted_ && depth < 250; ++depth)
-    found = lds(depth, kFullWidth);
-
   SearchResult result;
-  result.nodes = std::min(nodes_, limit_);
+  result.nodes = std::min(nodes_, total_limit_);
   if (found) {
     result.outcome = SearchOutcome::kMateFound;
     result.line.assign(line_.rbegin(), line_.rend());

@@ -2,14 +2,17 @@
 // with `winner` checkmating the other side? (rules.md D10 `fide_helpmate`.)
 //
 // Two searches share one object so their tables are allocated once and reused:
-// * find_helpmate(): limited-discrepancy search. Moves are ordered by "mating corner"
-//   heuristics (the loser's king heads for the nearest corner, the winner's units close
-//   in on it, the loser does not take the winner's material); a line may deviate from
-//   the preferred move by at most k ranks in total, k growing, and at the end the search
-//   is a plain full-width iterative deepening. Every winner node first tries each
-//   checking move for an immediate mate. A transposition table remembers "no mate within
-//   depth d and k discrepancies" (a larger d and k dominate). Any line it returns is a
-//   proof of winnable; it never proves unwinnable.
+// * find_helpmate(): limited-discrepancy search. Moves are ordered by the plan of
+//   mate_order.h (the loser's king goes to a mating corner, the winner's units bear on
+//   it, pawns promote when the winner needs it, the loser's units block when the winner
+//   has a lone minor); a line may deviate from the preferred move by at most k ranks in
+//   total, and shallow full-width passes are interleaved. Restarts try the other corners
+//   with a doubled budget (greedy search is heavy-tailed). A forced move costs no depth.
+//   Every winner node first tries each checking move for an immediate mate. A
+//   transposition table remembers "no mate within depth d and k discrepancies" for the
+//   whole call (a full-width fact holds for every corner, a limited one for its own).
+//   A tiny budget (quick mode) runs only short lines. Any line it returns is a proof of
+//   winnable (the tests replay every one); it never proves unwinnable.
 // * explore_all(): visits every position reachable from the root (a visited set, an
 //   explicit stack), skipping positions that `statically_unwinnable` proves hopeless. If
 //   it finishes without meeting a mate of the loser, no mate is reachable: unwinnable.
@@ -52,8 +55,10 @@ class HelpmateSearch {
     std::uint32_t generation = 0;
     std::uint8_t depth = 0;
     std::uint8_t discrepancies = 0;
+    Square corner = kA1;  // the ordering the failure was found with
   };
-  bool lds(int depth, int discrepancies);
+  bool lds(int depth, int discrepancies, int ply);
+  bool attempt(const Position& root, Square corner, std::uint64_t attempt_limit, int widest);
   bool mate_in_one(const MoveList& moves);
   bool forced_mate_in_one(const MoveList& loser_moves);
   int order_moves(const MoveList& moves, Move* ordered);
@@ -65,7 +70,9 @@ class HelpmateSearch {
   Color winner_ = kWhite;
   SearchGoal goal_ = SearchGoal::kCheckmate;
   std::uint64_t nodes_ = 0;
-  std::uint64_t limit_ = 0;
+  std::uint64_t limit_ = 0;        // of the current attempt
+  std::uint64_t total_limit_ = 0;  // of the whole find_helpmate call
+  Square corner_ = kA1;            // where the loser's king is sent in this attempt
   bool aborted_ = false;
   std::vector<Move> line_;  // built backwards while unwinding
   std::vector<TtEntry> tt_;

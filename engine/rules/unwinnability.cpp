@@ -70,20 +70,8 @@ Analysis WinnabilityAnalyzer::analyse(const Position& pos, Color side, AnalysisM
     a.reason = VerdictReason::kHelpmateFound;
     return a;
   }
-  if (cannot_mate(analyse_blocked(pos), side))
-    return unwinnable(VerdictReason::kBlockedStructure);
-  if (node_limit == 0) return a;
-
-  // A small exhaustive pass first settles the positions with few reachable successors
-  // (locked structures the static argument misses); then the helpmate search; then the
-  // exhaustive pass again with what is left.
-  const std::uint64_t first_explore =
-      mode == AnalysisMode::kQuick ? 0 : std::min<std::uint64_t>(node_limit / 8, 4096);
-  auto prune = [](const Position& p, Color winner) { return statically_unwinnable(p, winner); };
-  std::uint64_t used = 0;
   auto settle = [&](const SearchResult& r) {
-    used += r.nodes;
-    a.nodes = used;
+    a.nodes += r.nodes;
     if (r.outcome == SearchOutcome::kMateFound) {
       a.verdict = Verdict::kWinnable;
       a.reason = VerdictReason::kHelpmateFound;
@@ -97,12 +85,24 @@ Analysis WinnabilityAnalyzer::analyse(const Position& pos, Color side, AnalysisM
     }
     return false;
   };
-  if (first_explore && settle(search_.explore_all(pos, side, first_explore, prune))) return a;
-  const std::uint64_t helpmate_budget =
-      mode == AnalysisMode::kQuick ? node_limit : (node_limit - used) / 2;
-  if (settle(search_.find_helpmate(pos, side, helpmate_budget))) return a;
-  if (mode == AnalysisMode::kFull && node_limit > used)
-    settle(search_.explore_all(pos, side, node_limit - used, prune));
+  if (mode == AnalysisMode::kQuick) {
+    // Live use (D7 after every move): most positions are winnable and a short greedy
+    // helpmate proves it in a few nodes, so it runs before the structural analysis.
+    if (node_limit > 0 && settle(search_.find_helpmate(pos, side, node_limit))) return a;
+    if (cannot_mate(analyse_blocked(pos), side))
+      return unwinnable(VerdictReason::kBlockedStructure);
+    return a;
+  }
+  if (cannot_mate(analyse_blocked(pos), side))
+    return unwinnable(VerdictReason::kBlockedStructure);
+  if (node_limit == 0) return a;
+
+  // The helpmate search first (it settles nearly every real position in a few hundred
+  // nodes), then the exhaustive pass, which proves unwinnable when the reachable
+  // positions are few (locked structures the static argument misses).
+  auto prune = [](const Position& p, Color winner) { return statically_unwinnable(p, winner); };
+  if (settle(search_.find_helpmate(pos, side, node_limit / 2))) return a;
+  if (node_limit > a.nodes) settle(search_.explore_all(pos, side, node_limit - a.nodes, prune));
   return a;
 }
 

@@ -56,7 +56,8 @@ struct Analysis {
 };
 
 inline constexpr std::uint64_t kDefaultFullNodeLimit = 500'000;
-inline constexpr std::uint64_t kDefaultQuickNodeLimit = 0;
+// Quick mode: a greedy helpmate search of this many nodes (then the static proofs).
+inline constexpr std::uint64_t kDefaultQuickNodeLimit = 16;
 
 // Can `side` checkmate by some series of legal moves from `pos` (rules.md D10
 // `fide_helpmate`)? `node_limit` bounds the search (0: no search, static reasoning only).

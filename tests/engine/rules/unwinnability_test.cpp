@@ -54,9 +54,10 @@ TEST(Unwinnability, SameColouredBishopsAgainstNothingThatBlocks) {
   Analysis a = full("8/8/8/8/8/1kB5/1B6/BKB5 w - -", kWhite);
   EXPECT_EQ(a.verdict, Verdict::kUnwinnable);
   EXPECT_EQ(a.reason, VerdictReason::kMaterial);
-  // A knight of the loser can block a flight square: then a mate exists.
+  // A knight of the loser can block a flight square: then a mate exists (a 25-ply line
+  // the ordering ranks badly: this one needs a larger budget, ~0.1 s).
   expect_mating_line("8/8/8/8/3k4/1Bn5/BKB5/1B6 w - -",
-                     full("8/8/8/8/3k4/1Bn5/BKB5/1B6 w - -", kWhite), kWhite);
+                     full("8/8/8/8/3k4/1Bn5/BKB5/1B6 w - -", kWhite, 1'000'000), kWhite);
 }
 
 TEST(Unwinnability, SingleBishopAgainstRookOrQueen) {
@@ -105,6 +106,33 @@ TEST(Unwinnability, SmallReachableSpaceIsSearchedExhaustively) {
   Analysis a = full("2k5/6p1/6P1/6PK/6P1/6PR/7P/8 b - -", kWhite);
   EXPECT_EQ(a.verdict, Verdict::kUnwinnable);
   EXPECT_EQ(a.reason, VerdictReason::kSearchExhausted);
+}
+
+// Quick mode (live dead-position checks) proves "winnable" with a tiny greedy search:
+// the line must be a real helpmate, and the node budget is respected.
+TEST(Unwinnability, QuickModeFindsShortHelpmates) {
+  const char* kBackRank = "6k1/5ppp/8/8/8/8/8/R3K3 w - -";
+  Analysis a = analyse_winnability(fen(kBackRank), kWhite, AnalysisMode::kQuick);
+  expect_mating_line(kBackRank, a, kWhite);
+  EXPECT_LE(a.nodes, kDefaultQuickNodeLimit);
+  // The start position: a short helpmate exists for either side (fool's mate style).
+  for (Color c : {kWhite, kBlack}) {
+    Analysis s = analyse_winnability(Position(), c, AnalysisMode::kQuick);
+    EXPECT_LE(s.nodes, kDefaultQuickNodeLimit);
+    if (s.verdict == Verdict::kWinnable) {
+      Position pos;
+      for (Move m : s.line) {
+        ASSERT_TRUE(pos.is_legal(m));
+        pos.make(m);
+      }
+      EXPECT_TRUE(is_checkmate(pos));
+    }
+  }
+  // A locked position is never called winnable, whatever the budget.
+  EXPECT_NE(analyse_winnability(fen("7b/1k5B/7b/8/1p1p1p1p/1PpP1P1P/2P3K1/N7 b - -"), kBlack,
+                                AnalysisMode::kQuick)
+                .verdict,
+            Verdict::kWinnable);
 }
 
 TEST(Unwinnability, QuickModeNeverSearches) {

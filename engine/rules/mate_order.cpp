@@ -1,0 +1,131 @@
+#include "engine/rules/mate_order.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace eboard::engine {
+namespace {
+
+int distance(Square a, Square b) {
+  return std::max(std::abs(file_of(a) - file_of(b)), std::abs(rank_of(a) - rank_of(b)));
+}
+
+// Squares in front of a colour's pawns (their paths to promotion).
+Bitboard front_spans(Color c, Bitboard pawns) {
+  Bitboard span = 0;
+  for (Bitboard b = c == kWhite ? north(pawns) : south(pawns); b;
+       b = c == kWhite ? north(b) : south(b))
+    span |= b;
+  return span;
+}
+
+int relative_rank(Color c, Square s) { return c == kWhite ? rank_of(s) : 7 - rank_of(s); }
+
+}  // namespace
+
+MatePhase mate_phase(const Position& pos, Color winner) {
+  if (pos.pieces(winner, kQueen, kRook)) return MatePhase::kStrong;
+  const Bitboard bishops = pos.pieces(winner, kBishop);
+  const int minors = popcount(bishops | pos.pieces(winner, kKnight));
+  const bool same_coloured =
+      (bishops & kDarkSquares) == 0 || (bishops & ~kDarkSquares) == 0;
+  if (minors >= 2 && !(pos.pieces(winner, kKnight) == 0 && same_coloured))
+    return MatePhase::kStrong;
+  return pos.pieces(winner, kPawn) ? MatePhase::kPromote : MatePhase::kBlockers;
+}
+
+int corner_candidates(const Position& pos, Color winner, Square (&corners)[4]) {
+  static constexpr Square kCorners[4] = {kA1, kH1, kA8, kH8};
+  const Square king = pos.king_square(~winner);
+  const Bitboard bishops = pos.pieces(winner, kBishop);
+  // A lone bishop colour checks only on its colour: the mated king stands there.
+  Bitboard wanted = ~Bitboard(0);
+  if (mate_phase(pos, winner) == MatePhase::kBlockers && bishops && !pos.pieces(winner, kKnight))
+    wanted = (bishops & kDarkSquares) ? kDarkSquares : ~kDarkSquares;
+  const Bitboard paths = front_spans(winner, pos.pieces(winner, kPawn));
+  int keys[4];
+  for (int i = 0; i < 4; ++i) {
+    corners[i] = kCorners[i];
+    keys[i] = 2 * distance(king, kCorners[i]) + ((wanted & square_bb(kCorners[i])) ? 0 : 32) +
+              ((paths & square_bb(kCorners[i])) ? 8 : 0);
+  }
+  for (int i = 1; i < 4; ++i)  // insertion sort, stable
+    for (int j = i; j > 0 && keys[j - 1] > keys[j]; --j) {
+      std::swap(keys[j - 1], keys[j]);
+      std::swap(corners[j - 1], corners[j]);
+    }
+  return 4;
+}
+
+int score_move(const Position& pos, Move m, Color winner, const MatePlan& plan) {
+  const Square from = m.from(), to = m.to();
+  const PieceType type = type_of(pos.piece_on(from));
+  const Color us = pos.side_to_move();
+  const bool capture = pos.is_capture(m);
+  int score = 0;
+  if (us == winner) {
+    const Square their_king = pos.king_square(~winner);
+    if (m.is_promotion()) score += m.promotion() == kQueen ? 400 : -20;
+    if (capture) score += plan.phase == MatePhase::kBlockers ? -30 : 30;
+    if (type == kKing) {
+      Square target = their_king;
+      if (plan.phase == MatePhase::kPromote) {
+        // Clear the way: head for the loser's unit nearest in front of our pawns.
+        const Bitboard blockers =
+            front_spans(winner, pos.pieces(winner, kPawn)) & pos.pieces(~winner);
+        if (blockers) target = winner == kWhite ? lsb(blockers) : Square(63 - std::countl_zero(blockers));
+        score += 10 * (distance(from, target) - distance(to, target));
+      } else {
+        // Two squares off the mated king; with a lone minor the mate happens in the
+        // corner, so the king goes there rather than chasing the loser's king.
+        if (plan.phase == MatePhase::kBlockers) {
+          // ... where it covers as many of the corner's flight squares as it can.
+          target = plan.corner;
+          const Bitboard flights = king_attacks(plan.corner);
+          score += 6 * (popcount(king_attacks(to) & flights) - popcount(king_attacks(from) & flights));
+        }
+        score += 10 * (std::abs(distance(from, target) - 2) - std::abs(distance(to, target) - 2));
+      }
+    } else if (type == kPawn) {
+      score += plan.phase == MatePhase::kPromote ? 60 + 5 * relative_rank(winner, to) : 4;
+    } else {
+      // Pieces close in (a lone minor checks from afar, so only a little) and, above
+      // all, bear on the king and its flight squares.
+      const int weight = plan.phase == MatePhase::kBlockers ? 3 : 10;
+      score += weight * (distance(from, their_king) - distance(to, their_king));
+      const Bitboard zone = king_attacks(their_king) | square_bb(their_king);
+      const Bitboard occupied = pos.pieces() ^ square_bb(from);
+      score += 8 * (popcount(attacks_bb(type, to, occupied) & zone) -
+                    popcount(attacks_bb(type, from, occupied) & zone));
+    }
+    return score;
+  }
+  // The loser.
+  const Square own_king = pos.king_square(us);
+  if (capture) score -= 40;  // keep the winner's material
+  if (m.is_promotion())
+    // A blocker should block, not attack the squares the winner's king needs: a knight
+    // or bishop first, a queen last.
+    score += plan.phase == MatePhase::kBlockers ? 70 - 5 * int(m.promotion() - kKnight) : -10;
+  if (type == kKing) {
+    score += 10 * (distance(from, plan.corner) - distance(to, plan.corner));
+  } else if (type == kPawn) {
+    score += plan.phase == MatePhase::kBlockers ? 25 : 3;
+  } else if (plan.phase == MatePhase::kBlockers) {
+    // Blockers gather next to the corner the king is going to (not in it), on the
+    // squares a bishop's check does not run through (the orthogonal neighbours).
+    Bitboard spots = king_attacks(plan.corner);
+    if (pos.pieces(winner, kBishop)) spots &= ~attacks_bb(kBishop, plan.corner, 0);
+    if (spots & square_bb(to)) score += 30;
+    if (spots & square_bb(from)) score -= 30;
+    score += 3 * (distance(from, plan.corner) - distance(to, plan.corner));
+  } else {
+    const Bitboard paths = front_spans(winner, pos.pieces(winner, kPawn));
+    if (paths & square_bb(from) && !(paths & square_bb(to))) score += 20;  // out of the way
+    if (pos.is_attacked(to, winner)) score += 12;                         // given away
+    score += 2 * (distance(from, own_king) - distance(to, own_king));
+  }
+  return score;
+}
+
+}  // namespace eboard::engine

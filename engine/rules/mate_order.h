@@ -1,0 +1,37 @@
+// Move ordering for the helpmate search (mate_search.h): a "plan" for the cooperative
+// mate, chosen from the material, and a score per move saying how well it serves the plan.
+//
+// The ideas are those published for the Chess Unwinnability Analyzer
+// (research/rules-anchors.md §1: drive the loser's king to a mating corner, bring the
+// winner's units close, keep the winner's material, promote); the scoring is our own.
+// Ordering only decides which lines are tried first: it can never make a verdict wrong,
+// since a line the search returns is checked move by move to end in checkmate.
+#pragma once
+
+#include "engine/board/movegen.h"
+#include "engine/board/position.h"
+
+namespace eboard::engine {
+
+// What the winner still needs, recomputed at every node from the material (a few
+// popcounts).
+enum class MatePhase : std::uint8_t {
+  kStrong,   // a queen or rook, or two minors that are not same-coloured bishops
+  kPromote,  // only weak pieces but pawns: promote one first
+  kBlockers  // only a lone minor (or same-coloured bishops): the loser's own units must
+             // block its king's flights, so the loser keeps and gathers them
+};
+
+struct MatePlan {
+  MatePhase phase = MatePhase::kStrong;
+  Square corner = kA1;  // where the loser's king is sent
+};
+
+// The corner candidates for the loser's king, best first (`count` of them), for `winner`.
+int corner_candidates(const Position& pos, Color winner, Square (&corners)[4]);
+MatePhase mate_phase(const Position& pos, Color winner);
+
+// Score of move m in pos (higher is tried first).
+int score_move(const Position& pos, Move m, Color winner, const MatePlan& plan);
+
+}  // namespace eboard::engine
