@@ -17,7 +17,8 @@
 //   3. a helpmate search (mate_search.h): iterative deepening, a transposition table and
 //      "mating corner" move ordering; a line it finds is the winnable proof; when the
 //      reachable positions are few it explores all of them, which proves unwinnable.
-// Quick mode runs 1 and 2 and a small search budget; full mode gives the search
+// Quick mode runs 1, a greedy helpmate search of a few nodes (kDefaultQuickNodeLimit)
+// and 2; full mode runs 1 and 2, then gives the searches
 // `node_limit` nodes.
 //
 // Not modelled, as in the analyzer: the 75-move and fivefold rules (9.6) that would cut a
