@@ -9,6 +9,7 @@
 #include <memory>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 
@@ -150,6 +151,7 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
   for (const auto& b : config.boards) ids.push_back(b.name);
   EventHub hub(ids);
   asio::io_context io(1);
+  hub.set_group_commit([&io](std::function<void()> task) { asio::post(io, std::move(task)); });
   const SteadyTime epoch = clock.now();
   const auto now_ms = [&clock, epoch] {
     return std::chrono::duration_cast<Millis>(clock.now() - epoch);

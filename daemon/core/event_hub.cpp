@@ -48,6 +48,7 @@ void EventHub::attach_journal(std::size_t board, Journal journal, const BoardSta
   Board& b = boards_[board];
   b.last_seq = journal.last_seq();
   b.journal.emplace(std::move(journal));
+  b.journal->defer_sync(static_cast<bool>(post_));
   b.state = recovered;
 }
 
@@ -64,7 +65,38 @@ std::uint32_t EventHub::publish(std::size_t board, eboard::v1::Event event) {
     }
   }
   b.state.apply(event);
-  const auto frame = std::make_shared<const std::string>(frame_from_event_bytes(scratch_));
+  auto frame = std::make_shared<const std::string>(frame_from_event_bytes(scratch_));
+  const std::uint32_t seq = event.seq();
+  if (!post_) {
+    deliver(board, event, frame);
+    return seq;
+  }
+  pending_.push_back(Pending{board, std::move(event), std::move(frame)});
+  if (!flush_scheduled_) {
+    flush_scheduled_ = true;
+    post_([this] { flush(); });
+  }
+  return seq;
+}
+
+void EventHub::set_group_commit(Post post) {
+  post_ = std::move(post);
+  for (Board& b : boards_) {
+    if (b.journal) b.journal->defer_sync(static_cast<bool>(post_));
+  }
+}
+
+void EventHub::flush() {
+  flush_scheduled_ = false;
+  for (Board& b : boards_) {
+    if (b.journal) b.journal->commit();
+  }
+  std::vector<Pending> batch;
+  batch.swap(pending_);
+  for (const Pending& p : batch) deliver(p.board, p.event, p.frame);
+}
+
+void EventHub::deliver(std::size_t board, const eboard::v1::Event& event, const SharedBytes& frame) {
   // A listener may remove itself (a slow consumer) while being called: iterate a copy.
   const std::vector<EventListener*> listeners = listeners_;
   for (EventListener* listener : listeners) {
@@ -72,7 +104,6 @@ std::uint32_t EventHub::publish(std::size_t board, eboard::v1::Event event) {
       listener->on_event(board, event, frame);
     }
   }
-  return event.seq();
 }
 
 void EventHub::add_listener(EventListener* listener) { listeners_.push_back(listener); }

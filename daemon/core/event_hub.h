@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,6 +34,12 @@ class EventListener {
 class EventHub {
  public:
   explicit EventHub(const std::vector<std::string>& board_ids);
+
+  // Group commit (design.md "Nothing is lost" without an fdatasync per event): events
+  // are journalled at once but handed to listeners from a task posted with `post`, after
+  // one sync of the journals written to. Without it (tests) listeners are called at once.
+  using Post = std::function<void(std::function<void()>)>;
+  void set_group_commit(Post post);
 
   // Installs a board's journal and folds its stored events into the board's state, so
   // numbering continues after them. Call before publishing on that board.
@@ -63,8 +70,19 @@ class EventHub {
     std::optional<Journal> journal;
     BoardState state;
   };
+  struct Pending {
+    std::size_t board;
+    eboard::v1::Event event;
+    SharedBytes frame;
+  };
+  void deliver(std::size_t board, const eboard::v1::Event& event, const SharedBytes& frame);
+  void flush();
+
   std::vector<Board> boards_;
   std::vector<EventListener*> listeners_;
+  Post post_;
+  std::vector<Pending> pending_;
+  bool flush_scheduled_ = false;
   std::string scratch_;
 };
 

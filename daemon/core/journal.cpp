@@ -122,7 +122,8 @@ Journal::Journal(Journal&& other) noexcept
       policy_(other.policy_),
       offsets_(std::move(other.offsets_)),
       end_(other.end_),
-      dirty_(other.dirty_) {
+      dirty_(other.dirty_),
+      defer_(other.defer_) {
   other.fd_ = -1;
 }
 
@@ -135,6 +136,7 @@ Journal& Journal::operator=(Journal&& other) noexcept {
     offsets_ = std::move(other.offsets_);
     end_ = other.end_;
     dirty_ = other.dirty_;
+    defer_ = other.defer_;
     other.fd_ = -1;
   }
   return *this;
@@ -168,7 +170,7 @@ std::optional<Error> Journal::append(std::uint32_t seq, std::string_view event_b
   }
   offsets_.push_back(end_);
   end_ += record.size();
-  if (policy_ == FsyncPolicy::kAlways) {
+  if (policy_ == FsyncPolicy::kAlways && !defer_) {
     ::fdatasync(fd_);
   } else {
     dirty_ = true;

@@ -52,6 +52,12 @@ class Journal {
   std::vector<std::string> read_range(std::uint32_t from, std::uint32_t to) const;
   // fdatasync if records were written since the last sync (FsyncPolicy::kInterval).
   void sync_if_dirty();
+  // Group commit: with deferral on, kAlways leaves the sync to commit(), which the hub
+  // calls once per batch of events, before any of them is published.
+  void defer_sync(bool on) { defer_ = on; }
+  void commit() {
+    if (policy_ == FsyncPolicy::kAlways) sync_if_dirty();
+  }
   const std::string& path() const { return path_; }
 
  private:
@@ -64,6 +70,7 @@ class Journal {
   std::vector<std::uint64_t> offsets_;  // offsets_[seq - 1]: where record `seq` starts
   std::uint64_t end_ = 0;
   bool dirty_ = false;
+  bool defer_ = false;
 };
 
 // Encodes one record (exposed for tests that write damaged journals).
