@@ -62,9 +62,34 @@ v1::ClockField clock_field_of(const std::string& f) {
   return v1::CLOCK_FIELD_UNSPECIFIED;
 }
 
+v1::SetupIrregularity setup_kind_of(engine::SetupIrregularKind k) {
+  switch (k) {
+    case engine::SetupIrregularKind::kWrongPosition: return v1::SETUP_IRREGULARITY_WRONG_POSITION;
+    case engine::SetupIrregularKind::kBoardRotated: return v1::SETUP_IRREGULARITY_BOARD_ROTATED;
+    case engine::SetupIrregularKind::kKingMisplaced: return v1::SETUP_IRREGULARITY_KING_MISPLACED;
+    case engine::SetupIrregularKind::kRookMisplaced: return v1::SETUP_IRREGULARITY_ROOK_MISPLACED;
+  }
+  return v1::SETUP_IRREGULARITY_UNSPECIFIED;
+}
+
+// The arbiter's enums list the proto's values in the proto's order, from 1.
+v1::ClaimKind claim_kind_of(engine::ClaimKind k) { return v1::ClaimKind(int(k) + 1); }
+v1::PenaltyKind penalty_kind_of(engine::PenaltyKind k) { return v1::PenaltyKind(int(k) + 1); }
+v1::ClaimDecisionReason claim_reason_of(engine::ClaimReason r) { return v1::ClaimDecisionReason(int(r)); }
+v1::Unwinnability unwinnability_of(engine::UnwinnabilityNote u) { return v1::Unwinnability(int(u)); }
+v1::CastlingWing wing_of(engine::CastlingWing w) { return v1::CastlingWing(int(w) + 1); }
+v1::IllegalPositionKind illegal_position_of(engine::IllegalPositionKind k) {
+  return v1::IllegalPositionKind(int(k) + 1);
+}
+
 template <class M>
 void add_squares(M* m, const GameEvent& e) {
   for (const std::string& s : e.squares) m->add_squares(s);
+}
+
+// touchMoveObligation: `uci` holds the touched square, `squares` its legal targets.
+void add_legal_targets(v1::TouchMoveObligation* m, const GameEvent& e) {
+  for (const std::string& s : e.squares) m->add_legal_targets(s);
 }
 
 void fill_kind(const GameEvent& e, v1::Event& out) {
@@ -179,6 +204,7 @@ void fill_kind(const GameEvent& e, v1::Event& out) {
       m->set_termination(termination_of(e.termination));
       m->set_proposed(e.proposed);
       m->set_description(e.description);
+      m->set_unwinnability(unwinnability_of(e.unwinnability));
       break;
     }
     case GameEventKind::kTouchMoveViolation: {
@@ -191,9 +217,7 @@ void fill_kind(const GameEvent& e, v1::Event& out) {
     }
     case GameEventKind::kSetupIrregular: {
       auto* m = out.mutable_setup_irregular();
-      m->set_kind(e.setup_kind == engine::SetupIrregularKind::kBoardRotated
-                      ? v1::SETUP_IRREGULARITY_BOARD_ROTATED
-                      : v1::SETUP_IRREGULARITY_WRONG_POSITION);
+      m->set_kind(setup_kind_of(e.setup_kind));
       add_squares(m, e);
       break;
     }
@@ -241,6 +265,80 @@ void fill_kind(const GameEvent& e, v1::Event& out) {
       auto* m = out.mutable_square_changed();
       m->set_square(e.squares.empty() ? "" : e.squares.front());
       m->set_piece(e.piece);
+      break;
+    }
+    case GameEventKind::kPenalty: {
+      auto* m = out.mutable_penalty();
+      m->set_side(side_of(e.side));
+      m->set_kind(penalty_kind_of(e.penalty_kind));
+      m->set_seconds(std::int32_t(e.amount_ms / 1000));
+      m->set_applied(e.applied);
+      m->set_description(e.description);
+      break;
+    }
+    case GameEventKind::kClaimAvailable: {
+      auto* m = out.mutable_claim_available();
+      m->set_side(side_of(e.side));
+      m->set_kind(claim_kind_of(e.claim_kind));
+      break;
+    }
+    case GameEventKind::kClaimWindowClosed: {
+      auto* m = out.mutable_claim_window_closed();
+      m->set_side(side_of(e.side));
+      m->set_kind(claim_kind_of(e.claim_kind));
+      break;
+    }
+    case GameEventKind::kClaimReceived: {
+      auto* m = out.mutable_claim_received();
+      m->set_side(side_of(e.side));
+      m->set_kind(claim_kind_of(e.claim_kind));
+      m->set_intended_uci(e.uci);
+      m->set_eligible(e.eligible);
+      break;
+    }
+    case GameEventKind::kClaimDecided: {
+      auto* m = out.mutable_claim_decided();
+      m->set_side(side_of(e.side));
+      m->set_kind(claim_kind_of(e.claim_kind));
+      m->set_accepted(e.accepted);
+      m->set_proposed(e.proposed);
+      m->set_penalty_ms(std::int32_t(e.amount_ms));
+      m->set_reason(claim_reason_of(e.claim_reason));
+      break;
+    }
+    case GameEventKind::kIllegalMoveStood: {
+      auto* m = out.mutable_illegal_move_stood();
+      m->set_side(side_of(e.side));
+      m->set_fen(e.fen);
+      break;
+    }
+    case GameEventKind::kTouchMoveObligation: {
+      auto* m = out.mutable_touch_move_obligation();
+      m->set_side(side_of(e.side));
+      m->set_square(e.uci);
+      add_legal_targets(m, e);
+      break;
+    }
+    case GameEventKind::kCastlingForbidden: {
+      auto* m = out.mutable_castling_forbidden();
+      m->set_side(side_of(e.side));
+      m->set_wing(wing_of(e.wing));
+      break;
+    }
+    case GameEventKind::kIllegalPosition: {
+      auto* m = out.mutable_illegal_position();
+      m->set_kind(illegal_position_of(e.illegal_position_kind));
+      add_squares(m, e);
+      m->set_fen(e.fen);
+      break;
+    }
+    case GameEventKind::kDeadPositionSuspected:
+      out.mutable_dead_position_suspected()->set_fen(e.fen);
+      break;
+    case GameEventKind::kDrawClaimable: {
+      auto* m = out.mutable_draw_claimable();
+      m->set_side(side_of(e.side));
+      m->set_kind(claim_kind_of(e.claim_kind));
       break;
     }
   }

@@ -34,6 +34,8 @@ void Arbiter::on_illegal_completed(GameTracker& game, const GameEvent& completed
 
 void Arbiter::on_flag(GameTracker&, Color, std::chrono::milliseconds, GameEvents&) {}
 
+void Arbiter::on_board_change(GameTracker&, std::size_t, std::chrono::milliseconds, GameEvents&) {}
+
 void Arbiter::on_operator(GameTracker& game, const OperatorAction& action,
                           std::chrono::milliseconds now, GameEvents& out) {
   switch (action.kind) {

@@ -38,6 +38,11 @@ class Arbiter {
   // An operator line (claims, resignations, rulings, ...).
   virtual void on_operator(GameTracker& game, const OperatorAction& action,
                            std::chrono::milliseconds now, GameEvents& out);
+  // After a sensor change (lift, put, placement) was turned into events: out[first..] are
+  // what it caused (a move made, an illegal placement, ...); claim windows that close on
+  // the opponent's move or touch (D5) and touch-move obligations (D4) are decided here.
+  virtual void on_board_change(GameTracker& game, std::size_t first, std::chrono::milliseconds now,
+                               GameEvents& out);
 };
 
 }  // namespace eboard::engine

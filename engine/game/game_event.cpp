@@ -25,6 +25,17 @@ const char* game_event_kind_name(GameEventKind kind) {
     case GameEventKind::kTimeControlMissed: return "timeControlMissed";
     case GameEventKind::kClockMismatch: return "clockMismatch";
     case GameEventKind::kSquareChanged: return "squareChanged";
+    case GameEventKind::kPenalty: return "penalty";
+    case GameEventKind::kClaimAvailable: return "claimAvailable";
+    case GameEventKind::kClaimWindowClosed: return "claimWindowClosed";
+    case GameEventKind::kClaimReceived: return "claimReceived";
+    case GameEventKind::kClaimDecided: return "claimDecided";
+    case GameEventKind::kIllegalMoveStood: return "illegalMoveStood";
+    case GameEventKind::kTouchMoveObligation: return "touchMoveObligation";
+    case GameEventKind::kCastlingForbidden: return "castlingForbidden";
+    case GameEventKind::kIllegalPosition: return "illegalPosition";
+    case GameEventKind::kDeadPositionSuspected: return "deadPositionSuspected";
+    case GameEventKind::kDrawClaimable: return "drawClaimable";
   }
   return "";
 }

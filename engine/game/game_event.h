@@ -42,6 +42,18 @@ enum class GameEventKind : std::uint8_t {
   kTimeControlMissed,
   kClockMismatch,
   kSquareChanged,
+  // rules.md §0.2 kinds the arbiter emits (engine/rules/arbiter*.h).
+  kPenalty,
+  kClaimAvailable,
+  kClaimWindowClosed,
+  kClaimReceived,
+  kClaimDecided,
+  kIllegalMoveStood,
+  kTouchMoveObligation,
+  kCastlingForbidden,
+  kIllegalPosition,
+  kDeadPositionSuspected,
+  kDrawClaimable,
 };
 
 enum class EventVisibility : std::uint8_t { kPublic, kArbiter };  // rules.md D14
@@ -57,8 +69,21 @@ enum class TerminationKind : std::uint8_t {
   kThreefoldClaim, kFiftyMoveClaim, kIllegalMoveClaim, kIllegalPosition, kPenaltyLadder,
 };
 
+// The arbiter's event fields (rules.md D1, D5, D8, D10, D11, D13), as in rule_events.proto.
+enum class PenaltyKind : std::uint8_t { kWarning, kTimeAdded, kGameLost };
+enum class ClaimKind : std::uint8_t {
+  kIllegalMove, kThreefold, kFifty, kFlag, kQpf, kSetup, kOrientation, kClockSetting, kAgreement,
+};
+enum class ClaimReason : std::uint8_t {
+  kNone, kCorrect, kIncorrect, kNotOnMove, kTouched, kNoMoveMade, kWindowClosed, kNotEligible,
+  kArbiter,
+};
+enum class UnwinnabilityNote : std::uint8_t { kNone, kWinnable, kUnwinnable, kUndetermined };
+enum class IllegalPositionKind : std::uint8_t { kPawnOnLastRank, kBothKingsInCheck };
+enum class CastlingWing : std::uint8_t { kKingSide, kQueenSide, kAll };
+
 // setupIrregular.kind (rules.md D1).
-enum class SetupIrregularKind : std::uint8_t { kWrongPosition, kBoardRotated };
+enum class SetupIrregularKind : std::uint8_t { kWrongPosition, kBoardRotated, kKingMisplaced, kRookMisplaced };
 
 struct GameEvent {
   GameEventKind kind = GameEventKind::kGameStarted;
@@ -118,6 +143,17 @@ struct GameEvent {
 
   SetupIrregularKind setup_kind = SetupIrregularKind::kWrongPosition;
   std::string piece;  // squareChanged: FEN letter, "" when emptied, "?", "1" "2" "3"
+
+  // The arbiter's kinds (penalty: side = offender, amount_ms = time to the opponent).
+  PenaltyKind penalty_kind = PenaltyKind::kWarning;
+  bool applied = false;
+  ClaimKind claim_kind = ClaimKind::kIllegalMove;
+  bool accepted = false;
+  bool eligible = false;
+  ClaimReason claim_reason = ClaimReason::kNone;
+  UnwinnabilityNote unwinnability = UnwinnabilityNote::kNone;  // gameEnded (D10)
+  IllegalPositionKind illegal_position_kind = IllegalPositionKind::kPawnOnLastRank;
+  CastlingWing wing = CastlingWing::kAll;
 };
 
 using GameEvents = std::vector<GameEvent>;

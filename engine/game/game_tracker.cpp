@@ -56,6 +56,7 @@ void GameTracker::ensure_started(Millis now, GameEvents& out) {
 
 void GameTracker::placement(Millis now, const std::array<SquareCode, kSquareCount>& codes,
                             GameEvents& out) {
+  const std::size_t first = out.size();
   ensure_started(now, out);
   advance(now, out);
   if (config_.report_square_changes) {
@@ -72,9 +73,11 @@ void GameTracker::placement(Millis now, const std::array<SquareCode, kSquareCoun
   scratch_.clear();
   recognizer_.sense_placement(codes, now, scratch_);
   translate(out);
+  if (!ended_) arbiter_->on_board_change(*this, first, now, out);
 }
 
 void GameTracker::square(Millis now, Square s, SquareCode code, GameEvents& out) {
+  const std::size_t first = out.size();
   ensure_started(now, out);
   advance(now, out);
   if (config_.report_square_changes && raw_[s] != code) {
@@ -88,6 +91,7 @@ void GameTracker::square(Millis now, Square s, SquareCode code, GameEvents& out)
   scratch_.clear();
   recognizer_.sense_square(s, code, now, scratch_);
   translate(out);
+  if (!ended_) arbiter_->on_board_change(*this, first, now, out);
 }
 
 void GameTracker::lever(Millis now, Color side, GameEvents& out) {
@@ -101,7 +105,12 @@ void GameTracker::lever(Millis now, Color side, GameEvents& out) {
   }
   // Players who signal a result on the board (D8) stop the clocks: not a move.
   if (recognizer_.gesture() != GestureResult::kNone) return;
-  if (side != committed().side_to_move()) return press_without_move(now, side, out);
+  if (side != committed().side_to_move()) {
+    // 6.2.2 after 6.2.1.2: its own move stands on the opponent's pending one.
+    if (!recognizer_.press_over_pending(side)) return press_without_move(now, side, out);
+    clock_events(clock_.press(side, now, moves_completed_[side]), out);
+    return clock_update(now, out);
+  }
   const PressVerdict verdict = recognizer_.judge_press(now);
   switch (verdict.kind) {
     case PressVerdict::Kind::kLegal:
@@ -127,7 +136,7 @@ void GameTracker::complete_move(Millis now, const PressVerdict& verdict, Complet
   e.slid_through = verdict.provenance.slid_through;
   e.taken_back = verdict.provenance.taken_back;
   e.piece_missing = verdict.provenance.piece_missing;
-  e.articles = {how == CompletionKind::kGameEnd ? "6.2.1.1" : "6.2.1"};
+  e.articles = {how == CompletionKind::kGameEnd ? "6.2.1.1" : how == CompletionKind::kNextMove ? "6.2.1.2" : "6.2.1"};
   GameEvents touch;
   const Square rook_square = make_square(file_of(m.to()) == 6 ? 7 : 0, rank_of(m.from()));
   if (verdict.provenance.rook_first || verdict.provenance.released_other) {
@@ -149,9 +158,13 @@ void GameTracker::complete_move(Millis now, const PressVerdict& verdict, Complet
   ++moves_completed_[side];
   e.ply = int(moves_.size()) + 1;
   e.fen = to_fen(committed());
-  std::vector<ClockEvent> ce = how == CompletionKind::kClockPress
-                                   ? clock_.press(side, now, moves_completed_[side])
-                                   : clock_.stop(now);
+  // A move completed by the player's next move, or pressed for earlier, leaves the clock
+  // as it is (6.2.1.2, 6.2.2).
+  std::vector<ClockEvent> ce;
+  if (how == CompletionKind::kGameEnd)
+    ce = clock_.stop(now);
+  else if (how == CompletionKind::kClockPress && !verdict.pressed_earlier)
+    ce = clock_.press(side, now, moves_completed_[side]);
   e.white_ms = ms(clock_.remaining(kWhite, now));
   e.black_ms = ms(clock_.remaining(kBlack, now));
   moves_.push_back({m, side, ms(now), side == kWhite ? e.white_ms : e.black_ms});
@@ -291,6 +304,12 @@ void GameTracker::replace_committed(Millis now, const Position& pos, const std::
   scratch_.clear();
   recognizer_.replace_committed(pos, now, scratch_);
   translate(out);
+}
+
+void GameTracker::complete_pending(Millis now, GameEvents& out) {
+  if (ended_) return;
+  const PressVerdict verdict = recognizer_.judge_press(now);
+  if (verdict.kind == PressVerdict::Kind::kLegal) complete_move(now, verdict, CompletionKind::kGameEnd, out);
 }
 
 void GameTracker::adjust_clock(Millis now, Color side, Millis delta, GameEvents& out) {

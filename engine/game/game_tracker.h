@@ -77,6 +77,10 @@ class GameTracker {
   void replace_committed(Millis now, const Position& pos, const std::string& description,
                          GameEvents& out);
   void adjust_clock(Millis now, Color side, Millis delta, GameEvents& out);
+  // The legal move standing on the board ends the game by itself (D7: dead position,
+  // fivefold, 75 moves): it is completed without a press (6.2.1.1); the arbiter's
+  // on_move_completed then ends the game.
+  void complete_pending(Millis now, GameEvents& out);
   // 6.11: the arbiter (or a claimant) stops or restarts the clocks.
   void pause_clock(Millis now, bool pause, GameEvents& out);
 

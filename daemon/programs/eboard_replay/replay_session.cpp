@@ -81,7 +81,7 @@ std::optional<std::string> ReplaySession::build() {
   config.tags = tags_;
   config.params = params_;
   config.report_square_changes = options_.raw;
-  tracker_.emplace(std::move(config));
+  tracker_.emplace(std::move(config), &arbiter_);
   return std::nullopt;
 }
 

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "engine/game/game_tracker.h"
+#include "engine/rules/arbiter.h"
 #include "engine/util/result.h"
 #include "simulators/script/statement.h"
 
@@ -53,6 +54,7 @@ class ReplaySession {
   std::string start_ = "startpos";
   std::vector<std::pair<std::string, std::string>> tags_;
   std::vector<std::pair<std::string, std::string>> params_;
+  engine::RulesArbiter arbiter_;  // rules.md D1-D14; outlives the tracker that calls it
   std::optional<engine::GameTracker> tracker_;
   engine::Millis last_{0};
 };

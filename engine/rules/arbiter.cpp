@@ -1,0 +1,174 @@
+// RulesArbiter: dispatch, the authority rule (rules.md §0) and rulings.
+#include "engine/rules/arbiter.h"
+
+#include "engine/board/fen.h"
+
+namespace eboard::engine {
+
+GameEvent RulesArbiter::event(GameEventKind kind, Millis now, EventVisibility v) const {
+  GameEvent e;
+  e.kind = kind;
+  e.at_ms = now.count();
+  e.visibility = v;
+  return e;
+}
+
+// D1: the start array is judged once, at the game's first input.
+void RulesArbiter::started(GameTracker& game, Millis now, GameEvents& out) {
+  if (started_) return;
+  started_ = true;
+  const Position& start = game.config().start;
+  const Position standard;
+  // Only a game that starts from move 1 with an irregular array is a set-up matter; a
+  // configured position from later in a game is what the organiser wanted.
+  if (start.game_ply() != 0 || start.placement_key() == standard.placement_key()) return;
+  GameEvent e = event(GameEventKind::kSetupIrregular, now, EventVisibility::kArbiter);
+  e.setup_kind = SetupIrregularKind::kWrongPosition;
+  for (int s = 0; s < kSquareCount; ++s)
+    if (start.piece_on(Square(s)) != standard.piece_on(Square(s))) e.squares.push_back(square_name(Square(s)));
+  for (Color c : {kWhite, kBlack}) {
+    const Square home = c == kWhite ? Square(4) : Square(60);
+    if (start.piece_on(home) != make_piece(c, kKing)) {
+      king_misplaced_[c] = true;
+      e.setup_kind = SetupIrregularKind::kKingMisplaced;
+    }
+  }
+  e.description = "the initial position is not the standard array";
+  e.articles = {"7.2", "A.5.1"};
+  out.push_back(std::move(e));
+}
+
+void RulesArbiter::apply_time(GameTracker& game, Color to, Millis amount, Millis now, GameEvents& out) {
+  if (amount.count() != 0) game.adjust_clock(now, to, amount, out);
+}
+
+void RulesArbiter::reinstate(GameTracker& game, const Position& before, Millis now, GameEvents& out) {
+  if (before.key() != game.committed().key() || before.placement_key() != game.committed().placement_key())
+    game.replace_committed(now, before, "position before the irregularity reinstated (7.5.1)", out);
+  GameEvent e = event(GameEventKind::kRestoreRequested, now, game.irregularity_visibility());
+  e.fen = to_fen(before);
+  e.description = "reinstate the position before the illegal move";
+  e.articles = {"7.5.1"};
+  out.push_back(std::move(e));
+}
+
+// A penalty: applied at once with `auto_apply_penalties`, otherwise a proposal the
+// arbiter's ruling settles (the authority rule).
+void RulesArbiter::penalty(GameTracker& game, Color offender, PenaltyKind kind, Millis amount,
+                           bool reinstate_after, const Position* before, const std::string& description,
+                           Millis now, GameEvents& out) {
+  const bool apply = game.rules().auto_apply_penalties;
+  GameEvent e = event(GameEventKind::kPenalty, now, game.irregularity_visibility());
+  e.side = offender;
+  e.penalty_kind = kind;
+  e.amount_ms = amount.count();
+  e.applied = apply;
+  e.description = description;
+  out.push_back(std::move(e));
+  if (apply) {
+    apply_time(game, ~offender, amount, now, out);
+    if (reinstate_after && before) reinstate(game, *before, now, out);
+    return;
+  }
+  Proposal p;
+  p.kind = Proposal::Kind::kTimePenalty;
+  p.offender = offender;
+  p.amount = amount;
+  p.reinstate = reinstate_after;
+  p.description = description;
+  proposals_.push_back(std::move(p));
+}
+
+void RulesArbiter::game_end(GameTracker& game, const std::string& result, TerminationKind termination,
+                            bool proposed, const std::string& description, UnwinnabilityNote note,
+                            Millis now, GameEvents& out) {
+  if (proposed) {
+    Proposal p;
+    p.kind = Proposal::Kind::kGameEnd;
+    p.result = result;
+    p.termination = termination;
+    p.description = description;
+    proposals_.push_back(std::move(p));
+  }
+  // The tracker emits gameEnded; the unwinnability note rides on it.
+  const std::size_t at = out.size();
+  game.end_game(now, result, termination, proposed, description, out);
+  if (at < out.size() && out[at].kind == GameEventKind::kGameEnded) out[at].unwinnability = note;
+}
+
+// `arbiter ruling accept|reject [SEQ]`: settles the latest open proposal. (SEQ numbers are
+// the publisher's; the engine does not see them, so a SEQ is not matched: see the report.)
+void RulesArbiter::ruling(GameTracker& game, bool accept, Millis now, GameEvents& out) {
+  for (auto it = proposals_.rbegin(); it != proposals_.rend(); ++it) {
+    if (!it->open) continue;
+    it->open = false;
+    Proposal p = *it;
+    switch (p.kind) {
+      case Proposal::Kind::kTimePenalty: {
+        GameEvent e = event(GameEventKind::kPenalty, now, game.irregularity_visibility());
+        e.side = p.offender;
+        e.penalty_kind = PenaltyKind::kTimeAdded;
+        e.amount_ms = accept ? p.amount.count() : 0;
+        e.applied = accept;
+        e.description = accept ? "the arbiter applied: " + p.description : "the arbiter rejected: " + p.description;
+        out.push_back(std::move(e));
+        if (accept) {
+          apply_time(game, ~p.offender, p.amount, now, out);
+          if (p.reinstate && window_.open) {
+            window_.open = false;
+            window_.penalised = true;
+            reinstate(game, window_.before, now, out);
+          }
+        }
+        return;
+      }
+      case Proposal::Kind::kGameEnd:
+        if (accept) game.end_game(now, p.result, p.termination, false, "the arbiter confirmed: " + p.description, out);
+        return;
+      case Proposal::Kind::kClaim: {
+        GameEvent d = p.decided;
+        d.at_ms = now.count();
+        d.proposed = false;
+        if (!accept) {
+          d.accepted = !d.accepted;
+          d.claim_reason = ClaimReason::kArbiter;
+        }
+        decide_claim(game, d, now, out);
+        return;
+      }
+    }
+  }
+}
+
+PressClass RulesArbiter::classify_press_without_move(const GameTracker& game, Color side) {
+  // After a reinstatement (7.5.1) the offender's opponent, whose clock the illegal press
+  // started, presses once to give the offender the clock back: not an offence.
+  if (restart_owed_by_ == side && side != game.committed().side_to_move() &&
+      game.recognizer().tentative() == Move::none() &&
+      differing_squares(game.committed(), game.recognizer().sensed(), game.recognizer().keys()) == 0) {
+    restart_owed_by_.reset();
+    return PressClass::kRestartAllowed;
+  }
+  return game.rules().press_without_move == PressWithoutMove::kIllegal ? PressClass::kIllegal
+                                                                        : PressClass::kRestartAllowed;
+}
+
+void RulesArbiter::on_operator(GameTracker& game, const OperatorAction& a, Millis now, GameEvents& out) {
+  started(game, now, out);
+  using K = OperatorAction::Kind;
+  switch (a.kind) {
+    case K::kPause:
+    case K::kResume:
+    case K::kAddTime:
+      Arbiter::on_operator(game, a, now, out);
+      return;
+    case K::kClaim: return claim(game, a, now, out);
+    case K::kResign: return resign(game, a.side, now, out);
+    case K::kDrawAgreed: return draw_agreed(game, now, out);
+    case K::kTwoHands: return two_hands(game, a.side, now, out);
+    case K::kRuling: return ruling(game, a.accept, now, out);
+    case K::kInfraction: return infraction(game, a.side, now, out);
+  }
+}
+
+}  // namespace eboard::engine

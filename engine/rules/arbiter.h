@@ -1,0 +1,153 @@
+// RulesArbiter: the Laws of Chess as an arbiter applies them (rules.md D1, D4-D8,
+// D10-D14), plugged into a GameTracker through the seam of engine/game/arbiter_seam.h.
+//
+// The tracker recognises and completes moves, runs the clock and counts completed
+// illegal moves; this class decides what they mean under the rule set's parameters (it
+// never tests the set's name):
+//   arbiter_illegal.cpp  completed illegal moves and presses without a move (D5, D6), the
+//                        claim window and the illegal move that stands, touch-move
+//                        obligations (D4), illegal positions left on the board (D11);
+//   arbiter_claims.cpp   threefold / fifty claims with an intended move (9.2-9.5), draw
+//                        agreement (5.2.3), resignation (5.1.2), set-up claims and lost
+//                        castling (D1), quickplay finish (D12);
+//   arbiter_end.cpp      positions that end the game by themselves (D7), flag falls and
+//                        their result by the set's `mating_test` (D10), the infraction
+//                        ladder (D13);
+//   arbiter.cpp          the authority rule: automatic results are results; penalties and
+//                        claim outcomes are proposals unless `auto_apply_penalties`, and
+//                        `arbiter ruling accept|reject` settles the latest open proposal.
+//
+// Visibility (D14): irregularities follow the tracker's irregularity_visibility(); claim
+// windows, draw_claimable, touch-move and illegal positions are arbiter-only.
+//
+// Pure: no I/O, no clock reading; time comes with every call.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/board/position.h"
+#include "engine/game/arbiter_seam.h"
+#include "engine/game/game_tracker.h"
+#include "engine/rules/unwinnability_analyzer.h"
+
+namespace eboard::engine {
+
+class RulesArbiter : public Arbiter {
+ public:
+  PressClass classify_press_without_move(const GameTracker& game, Color side) override;
+  void on_move_completed(GameTracker& game, const GameEvent& completed, Millis now,
+                         GameEvents& out) override;
+  void on_illegal_completed(GameTracker& game, const GameEvent& completed, Millis now,
+                            GameEvents& out) override;
+  void on_flag(GameTracker& game, Color side, Millis now, GameEvents& out) override;
+  void on_operator(GameTracker& game, const OperatorAction& action, Millis now,
+                   GameEvents& out) override;
+  void on_board_change(GameTracker& game, std::size_t first, Millis now, GameEvents& out) override;
+
+  // Can `side` still checkmate in `pos` under the rule set's mating test (D10)? Exposed for
+  // tests and the judge-like checks of other parts.
+  UnwinnabilityNote can_mate(const GameTracker& game, const Position& pos, Color side,
+                             MatingTest test);
+
+ private:
+  // An open decision for the arbiter (the authority rule, §0).
+  struct Proposal {
+    enum class Kind : std::uint8_t { kTimePenalty, kGameEnd, kClaim };
+    Kind kind = Kind::kTimePenalty;
+    Color offender = kWhite;       // kTimePenalty: who is penalised
+    Millis amount{0};              // kTimePenalty: time to the offender's opponent
+    bool reinstate = false;        // kTimePenalty after an illegal move: set the position back
+    std::string result;            // kGameEnd
+    TerminationKind termination = TerminationKind::kArbiter;
+    std::string description;
+    GameEvent decided;             // kClaim: the claimDecided to confirm
+    bool open = true;
+  };
+  // A completed illegal move whose claim window is open (D5).
+  struct IllegalWindow {
+    bool open = false;
+    Color offender = kWhite;
+    Position before;  // the position just before the irregularity (7.5.1)
+    Position after;   // the board's position after it (what stands if unused)
+    int proposal = -1;  // index of its penalty proposal, if any
+    bool penalised = false;
+  };
+
+  // arbiter.cpp
+  void started(GameTracker& game, Millis now, GameEvents& out);
+  GameEvent event(GameEventKind kind, Millis now, EventVisibility v) const;
+  void penalty(GameTracker& game, Color offender, PenaltyKind kind, Millis amount,
+               bool reinstate, const Position* before, const std::string& description,
+               Millis now, GameEvents& out);
+  void game_end(GameTracker& game, const std::string& result, TerminationKind termination,
+                bool proposed, const std::string& description, UnwinnabilityNote note, Millis now,
+                GameEvents& out);
+  void ruling(GameTracker& game, bool accept, Millis now, GameEvents& out);
+  void apply_time(GameTracker& game, Color to, Millis amount, Millis now, GameEvents& out);
+  void reinstate(GameTracker& game, const Position& before, Millis now, GameEvents& out);
+  static std::string win_for(Color side) { return side == kWhite ? "1-0" : "0-1"; }
+
+  // arbiter_illegal.cpp
+  void illegal_ladder(GameTracker& game, Color offender, int count, bool made_on_board,
+                      Millis now, GameEvents& out);
+  void close_window(GameTracker& game, Millis now, GameEvents& out);
+  void touch_obligation(GameTracker& game, Millis now, GameEvents& out);
+  void check_illegal_position(GameTracker& game, Millis now, GameEvents& out);
+  Position board_position(const GameTracker& game, Color to_move) const;
+  void claim_illegal(GameTracker& game, Color claimant, Millis now, GameEvents& out);
+  void two_hands(GameTracker& game, Color side, Millis now, GameEvents& out);
+
+  // arbiter_claims.cpp
+  void claim(GameTracker& game, const OperatorAction& a, Millis now, GameEvents& out);
+  void claim_draw(GameTracker& game, const OperatorAction& a, ClaimKind kind, Millis now,
+                  GameEvents& out);
+  void claim_setup(GameTracker& game, const OperatorAction& a, ClaimKind kind, Millis now,
+                   GameEvents& out);
+  void claim_qpf(GameTracker& game, const OperatorAction& a, Millis now, GameEvents& out);
+  void resign(GameTracker& game, Color side, Millis now, GameEvents& out);
+  void draw_agreed(GameTracker& game, Millis now, GameEvents& out);
+  void decide_claim(GameTracker& game, GameEvent decided, Millis now, GameEvents& out);
+  void setup_window(GameTracker& game, Millis now, GameEvents& out);
+  void draw_claimable(GameTracker& game, Millis now, GameEvents& out);
+
+  // arbiter_end.cpp
+  struct Ending {
+    TerminationKind termination = TerminationKind::kDeadPosition;
+    std::string description;
+    std::vector<std::string> articles;
+  };
+  // D7 beyond checkmate and stalemate (the tracker's): fivefold, 75 moves, dead position.
+  std::optional<Ending> ending(const GameTracker& game, const Position& pos);
+  bool ends_by_itself(const GameTracker& game, const Position& pos) { return ending(game, pos).has_value(); }
+  void dead_position_suspected(GameTracker& game, const Position& pos, Millis now, GameEvents& out);
+  void flag_claim(GameTracker& game, Color claimant, Millis now, GameEvents& out);
+  void flag_result(GameTracker& game, Color flagged, Millis now, GameEvents& out);
+  void infraction(GameTracker& game, Color side, Millis now, GameEvents& out);
+
+  WinnabilityAnalyzer analyzer_;
+  bool started_ = false;
+  std::vector<Proposal> proposals_;
+  IllegalWindow window_;
+  // 7.5.1 reinstated: the offender's opponent may press once to hand the clock back.
+  std::optional<Color> restart_owed_by_;
+  // D4: the inferred first touched piece of the side on move and its legal targets.
+  Square obligation_ = kNoSquare;
+  bool obligation_has_targets_ = false;
+  bool touched_before_claim_ = false;
+  // D1: misplaced king/rooks at the start, and whether the claim window closed.
+  std::array<bool, 2> king_misplaced_{};
+  bool setup_window_closed_ = false;
+  // D11: an illegal position reported, waiting for the next completed move.
+  std::optional<IllegalPositionKind> illegal_position_;
+  int illegal_position_moves_ = 0;
+  std::array<bool, 2> flag_down_{};  // D10 claim-only sets: the flag shown by the clock
+  std::array<int, 2> infractions_{};  // D13
+  std::array<int, 2> two_hands_{};    // 7.5.4 reports (the tracker does not count them)
+  std::vector<Key> suspected_;        // positions already reported as possibly dead
+  bool fifty_claimable_reported_ = false;
+};
+
+}  // namespace eboard::engine

@@ -1,0 +1,261 @@
+// RulesArbiter: claims (rules.md D8: threefold and fifty with an intended move, 9.2-9.5),
+// draw agreement (5.2.3), resignation (5.1.2), set-up claims and lost castling (D1),
+// quickplay finish (D12).
+#include "engine/board/fen.h"
+#include "engine/board/notation.h"
+#include "engine/rules/arbiter.h"
+
+namespace eboard::engine {
+namespace {
+
+std::optional<ClaimKind> claim_kind_of(const std::string& word) {
+  if (word == "illegal-move") return ClaimKind::kIllegalMove;
+  if (word == "threefold") return ClaimKind::kThreefold;
+  if (word == "fifty") return ClaimKind::kFifty;
+  if (word == "flag") return ClaimKind::kFlag;
+  if (word == "qpf") return ClaimKind::kQpf;
+  if (word == "setup") return ClaimKind::kSetup;
+  if (word == "orientation") return ClaimKind::kOrientation;
+  if (word == "clock-setting") return ClaimKind::kClockSetting;
+  return std::nullopt;
+}
+
+}  // namespace
+
+void RulesArbiter::claim(GameTracker& game, const OperatorAction& a, Millis now, GameEvents& out) {
+  const std::optional<ClaimKind> kind = claim_kind_of(a.claim);
+  if (!kind) return;
+  switch (*kind) {
+    case ClaimKind::kIllegalMove: {
+      GameEvent r = event(GameEventKind::kClaimReceived, now, game.irregularity_visibility());
+      r.side = a.side;
+      r.claim_kind = *kind;
+      r.eligible = window_.open && window_.offender != a.side;
+      out.push_back(std::move(r));
+      return claim_illegal(game, a.side, now, out);
+    }
+    case ClaimKind::kThreefold:
+    case ClaimKind::kFifty: return claim_draw(game, a, *kind, now, out);
+    case ClaimKind::kFlag: {
+      GameEvent r = event(GameEventKind::kClaimReceived, now, game.irregularity_visibility());
+      r.side = a.side;
+      r.claim_kind = *kind;
+      out.push_back(std::move(r));
+      return flag_claim(game, a.side, now, out);
+    }
+    case ClaimKind::kQpf: return claim_qpf(game, a, now, out);
+    case ClaimKind::kSetup:
+    case ClaimKind::kOrientation:
+    case ClaimKind::kClockSetting: return claim_setup(game, a, *kind, now, out);
+    case ClaimKind::kAgreement: return;
+  }
+}
+
+// A claim's outcome, final: the claimDecided and what it entails.
+void RulesArbiter::decide_claim(GameTracker& game, GameEvent d, Millis now, GameEvents& out) {
+  const RuleSet& r = game.rules();
+  const Color claimant = d.side.value_or(kWhite);
+  out.push_back(d);
+  if (d.accepted) {
+    switch (d.claim_kind) {
+      case ClaimKind::kThreefold:
+        return game_end(game, "1/2-1/2", TerminationKind::kThreefoldClaim, false, "threefold repetition claimed (9.2)",
+                        UnwinnabilityNote::kNone, now, out);
+      case ClaimKind::kFifty:
+        return game_end(game, "1/2-1/2", TerminationKind::kFiftyMoveClaim, false, "fifty-move rule claimed (9.3)",
+                        UnwinnabilityNote::kNone, now, out);
+      case ClaimKind::kQpf:
+        return game_end(game, "1/2-1/2", TerminationKind::kArbiter, false, "quickplay-finish claim upheld (D12)",
+                        UnwinnabilityNote::kNone, now, out);
+      case ClaimKind::kSetup:
+      case ClaimKind::kOrientation:
+      case ClaimKind::kClockSetting:
+        return game_end(game, "*", TerminationKind::kArbiter, false, "set-up claim upheld: the game is annulled (7.2.1)",
+                        UnwinnabilityNote::kNone, now, out);
+      default: return;
+    }
+  }
+  // An incorrect claim: time to the opponent (9.5.3, A.3; D12 III.5).
+  const Millis amount = d.claim_kind == ClaimKind::kQpf ? r.qpf_penalty : r.claim_penalty;
+  if ((d.claim_reason == ClaimReason::kIncorrect || d.claim_kind == ClaimKind::kQpf) && amount.count() > 0) {
+    GameEvent p = event(GameEventKind::kPenalty, now, EventVisibility::kPublic);
+    p.side = claimant;
+    p.penalty_kind = PenaltyKind::kTimeAdded;
+    p.amount_ms = amount.count();
+    p.applied = true;
+    p.description = "incorrect claim (9.5.3)";
+    out.push_back(std::move(p));
+    apply_time(game, ~claimant, amount, now, out);
+  }
+}
+
+// 9.2 / 9.3: the player having the move claims for the position on the board, or for
+// the one his announced move would produce; 9.4: a touched piece forfeits the claim.
+void RulesArbiter::claim_draw(GameTracker& game, const OperatorAction& a, ClaimKind kind, Millis now,
+                              GameEvents& out) {
+  const RuleSet& r = game.rules();
+  const Position& committed = game.committed();
+  GameEvent rec = event(GameEventKind::kClaimReceived, now, EventVisibility::kPublic);
+  rec.side = a.side;
+  rec.claim_kind = kind;
+  rec.uci = a.uci;
+  GameEvent d = event(GameEventKind::kClaimDecided, now, EventVisibility::kPublic);
+  d.side = a.side;
+  d.claim_kind = kind;
+  d.articles = {kind == ClaimKind::kThreefold ? "9.2" : "9.3"};
+  const bool on_move = committed.side_to_move() == a.side;
+  const bool touched = on_move && game.recognizer().first_lifted_own() != kNoSquare;
+  rec.eligible = on_move && !touched;
+  out.push_back(rec);
+  if (!on_move || touched) {
+    d.accepted = false;
+    d.claim_reason = on_move ? ClaimReason::kTouched : ClaimReason::kNotOnMove;
+    out.push_back(d);
+    if (touched) touch_obligation(game, now, out);
+    return;
+  }
+  Position pos = committed;
+  bool legal = true;
+  if (!a.uci.empty()) {
+    auto m = parse_uci(pos, a.uci);
+    legal = m.ok();
+    if (legal) pos.make(m.value());
+  }
+  const bool correct = legal && (kind == ClaimKind::kThreefold ? pos.repetition_count() >= 2 : pos.halfmove_clock() >= 100);
+  d.accepted = correct;
+  d.claim_reason = correct ? ClaimReason::kCorrect : ClaimReason::kIncorrect;
+  d.amount_ms = correct ? 0 : r.claim_penalty.count();
+  if (r.auto_apply_penalties) return decide_claim(game, d, now, out);
+  d.proposed = true;
+  out.push_back(d);
+  Proposal p;
+  p.kind = Proposal::Kind::kClaim;
+  p.decided = d;
+  proposals_.push_back(std::move(p));
+}
+
+// D12: the daemon checks eligibility; "normal means" is the arbiter's judgement, so an
+// eligible claim is always a proposal (accept: draw; reject: opponent + qpf_penalty).
+void RulesArbiter::claim_qpf(GameTracker& game, const OperatorAction& a, Millis now, GameEvents& out) {
+  const RuleSet& r = game.rules();
+  const ClockModel& clock = game.clock();
+  const TimeControl& tc = clock.time_control();
+  const Color c = a.side;
+  const bool final_period = clock.period(c) == int(tc.periods.size());
+  const bool no_increment = tc.periods.back().adjustment == Adjustment::kNone;
+  const bool eligible = r.qpf_enabled && r.guidelines_iii_announced && final_period && no_increment &&
+                        clock.remaining(c, now) < Millis{120000} && !clock.flag_fallen(c) &&
+                        (!r.qpf_requires_move || game.committed().side_to_move() == c);
+  GameEvent rec = event(GameEventKind::kClaimReceived, now, EventVisibility::kPublic);
+  rec.side = c;
+  rec.claim_kind = ClaimKind::kQpf;
+  rec.eligible = eligible;
+  rec.articles = {"III.4", "III.5"};
+  out.push_back(rec);
+  GameEvent d = event(GameEventKind::kClaimDecided, now, EventVisibility::kPublic);
+  d.side = c;
+  d.claim_kind = ClaimKind::kQpf;
+  if (!eligible) {
+    d.accepted = false;
+    d.claim_reason = ClaimReason::kNotEligible;
+    out.push_back(d);
+    return;
+  }
+  d.accepted = true;
+  d.proposed = true;
+  d.claim_reason = ClaimReason::kCorrect;
+  d.amount_ms = r.qpf_penalty.count();
+  out.push_back(d);
+  Proposal p;
+  p.kind = Proposal::Kind::kClaim;
+  p.decided = d;
+  proposals_.push_back(std::move(p));
+}
+
+// D1: claims about the set-up (or orientation, or clock setting) inside the window.
+void RulesArbiter::claim_setup(GameTracker& game, const OperatorAction& a, ClaimKind kind, Millis now,
+                               GameEvents& out) {
+  const RuleSet& r = game.rules();
+  GameEvent rec = event(GameEventKind::kClaimReceived, now, EventVisibility::kPublic);
+  rec.side = a.side;
+  rec.claim_kind = kind;
+  const std::optional<int> n = r.setup_claim_window_moves;
+  const bool covered = kind != ClaimKind::kClockSetting || r.setup_window_covers_clock || !n;
+  const bool in_window = !n || game.moves_completed(kWhite) < *n || game.moves_completed(kBlack) < *n;
+  rec.eligible = in_window && covered;
+  out.push_back(rec);
+  GameEvent d = event(GameEventKind::kClaimDecided, now, EventVisibility::kPublic);
+  d.side = a.side;
+  d.claim_kind = kind;
+  d.articles = {n ? "A.5.1" : "7.2.1"};
+  d.accepted = rec.eligible;
+  d.claim_reason = rec.eligible ? ClaimReason::kCorrect : ClaimReason::kWindowClosed;
+  if (!d.accepted || r.auto_apply_penalties) return decide_claim(game, d, now, out);
+  d.proposed = true;
+  out.push_back(d);
+  Proposal p;
+  p.kind = Proposal::Kind::kClaim;
+  p.decided = d;
+  proposals_.push_back(std::move(p));
+}
+
+// D1 (A.5.1.2): when both have completed the window's moves, a misplaced king may not
+// castle at all.
+void RulesArbiter::setup_window(GameTracker& game, Millis now, GameEvents& out) {
+  const std::optional<int> n = game.rules().setup_claim_window_moves;
+  if (setup_window_closed_ || !n) return;
+  if (game.moves_completed(kWhite) < *n || game.moves_completed(kBlack) < *n) return;
+  setup_window_closed_ = true;
+  if (game.rules().misplaced_king_castling != MisplacedKingCastling::kForbidden) return;
+  for (Color c : {kWhite, kBlack}) {
+    if (!king_misplaced_[c]) continue;
+    GameEvent e = event(GameEventKind::kCastlingForbidden, now, EventVisibility::kPublic);
+    e.side = c;
+    e.wing = CastlingWing::kAll;
+    e.articles = {"A.5.1.2"};
+    out.push_back(std::move(e));
+  }
+}
+
+// D8: informative, arbiter only: the side now on move could claim.
+void RulesArbiter::draw_claimable(GameTracker& game, Millis now, GameEvents& out) {
+  const Position& pos = game.committed();
+  const auto tell = [&](ClaimKind kind) {
+    GameEvent e = event(GameEventKind::kDrawClaimable, now, EventVisibility::kArbiter);
+    e.side = pos.side_to_move();
+    e.claim_kind = kind;
+    e.articles = {kind == ClaimKind::kThreefold ? "9.2" : "9.3"};
+    out.push_back(std::move(e));
+  };
+  if (pos.repetition_count() >= 2) tell(ClaimKind::kThreefold);
+  if (pos.halfmove_clock() >= 100) tell(ClaimKind::kFifty);
+}
+
+// 5.1.2 (2023): a resignation loses, unless the opponent cannot mate: then a draw.
+void RulesArbiter::resign(GameTracker& game, Color side, Millis now, GameEvents& out) {
+  const Color opponent = ~side;
+  UnwinnabilityNote note = UnwinnabilityNote::kNone;
+  if (game.rules().resign_draw_if_opponent_unwinnable)
+    note = can_mate(game, game.committed(), opponent, MatingTest::kFideHelpmate);
+  const bool draw = note == UnwinnabilityNote::kUnwinnable;
+  game_end(game, draw ? "1/2-1/2" : win_for(opponent), TerminationKind::kResignation, false,
+           draw ? "resigned, but the opponent cannot checkmate: draw (5.1.2)" : "resignation (5.1.2)", note, now,
+           out);
+}
+
+// 5.2.3: agreement only after both players have made at least one move.
+void RulesArbiter::draw_agreed(GameTracker& game, Millis now, GameEvents& out) {
+  if (game.moves_completed(kWhite) >= 1 && game.moves_completed(kBlack) >= 1) {
+    game_end(game, "1/2-1/2", TerminationKind::kAgreement, false, "draw agreed (5.2.3)", UnwinnabilityNote::kNone,
+             now, out);
+    return;
+  }
+  GameEvent d = event(GameEventKind::kClaimDecided, now, EventVisibility::kPublic);
+  d.claim_kind = ClaimKind::kAgreement;
+  d.accepted = false;
+  d.claim_reason = ClaimReason::kNoMoveMade;
+  d.articles = {"5.2.3"};
+  out.push_back(std::move(d));
+}
+
+}  // namespace eboard::engine

@@ -1,0 +1,207 @@
+// RulesArbiter: positions that end the game by themselves (rules.md D7), what follows a
+// completed move, flag falls and their result (D10), the infraction ladder (D13).
+#include <algorithm>
+
+#include "engine/board/fen.h"
+#include "engine/board/notation.h"
+#include "engine/rules/arbiter.h"
+
+namespace eboard::engine {
+
+UnwinnabilityNote RulesArbiter::can_mate(const GameTracker&, const Position& pos, Color side,
+                                         MatingTest test) {
+  // A result hangs on it: the full analysis at its default limit (rules.md D10).
+  const Analysis a = analyzer_.mating_test(pos, side, test, AnalysisMode::kFull, kDefaultFullNodeLimit);
+  switch (a.verdict) {
+    case Verdict::kWinnable: return UnwinnabilityNote::kWinnable;
+    case Verdict::kUnwinnable: return UnwinnabilityNote::kUnwinnable;
+    case Verdict::kUndetermined: return UnwinnabilityNote::kUndetermined;
+  }
+  return UnwinnabilityNote::kUndetermined;
+}
+
+// D7: checked for a made legal move (the tracker has already handled checkmate and
+// stalemate, which take precedence: 9.6.2's "unless the last move resulted in checkmate").
+std::optional<RulesArbiter::Ending> RulesArbiter::ending(const GameTracker& game, const Position& pos) {
+  const RuleSet& r = game.rules();
+  if (r.auto_fivefold_75 && pos.repetition_count() >= 4)
+    return Ending{TerminationKind::kFivefoldRepetition, "the same position for the fifth time", {"9.6.1"}};
+  if (r.auto_fivefold_75 && pos.halfmove_clock() >= 150)
+    return Ending{TerminationKind::kSeventyFiveMoves, "75 moves by each side without pawn move or capture",
+                  {"9.6.2"}};
+  if (pos.is_insufficient_material())
+    return Ending{TerminationKind::kDeadPosition, "dead position: insufficient material", {"5.2.2"}};
+  if (r.dead_position_analysis == DeadPositionAnalysis::kStructural) return std::nullopt;
+  const bool full = r.dead_position_analysis == DeadPositionAnalysis::kFull;
+  const Verdict v = analyzer_.dead_position(pos, full ? AnalysisMode::kFull : AnalysisMode::kQuick,
+                                            full ? kDefaultFullNodeLimit : kDefaultQuickNodeLimit);
+  if (v == Verdict::kUnwinnable)
+    return Ending{TerminationKind::kDeadPosition, "dead position: neither side can checkmate", {"5.2.2"}};
+  return std::nullopt;
+}
+
+// Play goes on, but every pawn is blocked by an enemy pawn and the analysis proved
+// nothing: the arbiter may want to look (D7, arbiter only, once per position).
+void RulesArbiter::dead_position_suspected(GameTracker&, const Position& pos, Millis now,
+                                           GameEvents& out) {
+  const Bitboard pawns = pos.pieces(kPawn);
+  if (!pawns) return;
+  for (Bitboard b = pos.pieces(kWhite, kPawn); b;) {
+    const Square s = pop_lsb(b);
+    if (rank_of(s) == 7 || pos.piece_on(Square(s + 8)) != make_piece(kBlack, kPawn)) return;
+  }
+  for (Bitboard b = pos.pieces(kBlack, kPawn); b;) {
+    const Square s = pop_lsb(b);
+    if (rank_of(s) == 0 || pos.piece_on(Square(s - 8)) != make_piece(kWhite, kPawn)) return;
+  }
+  if (std::find(suspected_.begin(), suspected_.end(), pos.key()) != suspected_.end()) return;
+  suspected_.push_back(pos.key());
+  GameEvent e = event(GameEventKind::kDeadPositionSuspected, now, EventVisibility::kArbiter);
+  e.fen = to_fen(pos);
+  e.description = "blocked pawns; the analysis could not prove the position dead within its budget";
+  e.articles = {"5.2.2"};
+  out.push_back(std::move(e));
+}
+
+void RulesArbiter::on_move_completed(GameTracker& game, const GameEvent& completed, Millis now,
+                                     GameEvents& out) {
+  started(game, now, out);
+  const Color mover = completed.side.value_or(~game.committed().side_to_move());
+  // D4: the replacement used another piece although the touched one could move.
+  if (obligation_ != kNoSquare && obligation_has_targets_ && completed.uci.size() >= 4 &&
+      completed.uci.substr(0, 2) != square_name(obligation_)) {
+    GameEvent t = event(GameEventKind::kTouchMoveViolation, now, EventVisibility::kArbiter);
+    t.side = mover;
+    t.uci = completed.uci;
+    t.squares = {square_name(obligation_)};
+    t.description = "the touched piece had a legal move but another piece was moved";
+    t.articles = {"4.3.1"};
+    out.push_back(std::move(t));
+  }
+  obligation_ = kNoSquare;
+  obligation_has_targets_ = false;
+  restart_owed_by_.reset();
+  if (window_.open && mover == ~window_.offender) close_window(game, now, out);
+  // D11 (A.5.4): the illegal position is still there after the next completed move.
+  if (illegal_position_) {
+    ++illegal_position_moves_;
+    const Position& pos = game.committed();
+    const bool still = *illegal_position_ == IllegalPositionKind::kPawnOnLastRank
+                           ? (pos.pieces(kPawn) & 0xFF000000000000FFULL) != 0
+                           : pos.in_check() && pos.opponent_in_check();
+    illegal_position_.reset();
+    if (still) {
+      game_end(game, "1/2-1/2", TerminationKind::kIllegalPosition, !game.rules().auto_apply_penalties,
+               "the illegal position was still on the board after the next move (A.5.4)",
+               UnwinnabilityNote::kNone, now, out);
+      return;
+    }
+  }
+  const Position pos = game.committed();
+  if (auto end = ending(game, pos)) {
+    game_end(game, "1/2-1/2", end->termination, false, end->description, UnwinnabilityNote::kNone, now, out);
+    return;
+  }
+  dead_position_suspected(game, pos, now, out);
+  setup_window(game, now, out);
+  draw_claimable(game, now, out);
+}
+
+void RulesArbiter::on_flag(GameTracker& game, Color side, Millis now, GameEvents& out) {
+  started(game, now, out);
+  flag_down_[side] = true;
+  // Claim-only sets (2009 A.4.d, S0 r9, S4 13c): nobody but the opponent may call it.
+  if (game.rules().flag_observer == FlagObserver::kClaimOnly) return;
+  flag_result(game, side, now, out);
+}
+
+// 6.9: the flagged side loses unless the opponent cannot mate (by the set's mating test).
+void RulesArbiter::flag_result(GameTracker& game, Color flagged, Millis now, GameEvents& out) {
+  const Color opponent = ~flagged;
+  const UnwinnabilityNote note = can_mate(game, game.committed(), opponent, game.rules().mating_test);
+  if (note == UnwinnabilityNote::kUnwinnable) {
+    game_end(game, "1/2-1/2", TerminationKind::kTimeoutVsInsufficient, false,
+             "flag fell, but the opponent cannot checkmate (6.9)", note, now, out);
+    return;
+  }
+  game_end(game, win_for(opponent), TerminationKind::kTimeForfeit, note == UnwinnabilityNote::kUndetermined,
+           note == UnwinnabilityNote::kUndetermined ? "flag fell; whether the opponent can mate is undetermined"
+                                                    : "flag fell (6.9)",
+           note, now, out);
+}
+
+// `claim X flag` (D10): in claim-only sets the claim is what makes a flag count.
+void RulesArbiter::flag_claim(GameTracker& game, Color claimant, Millis now, GameEvents& out) {
+  const RuleSet& r = game.rules();
+  const bool mine = flag_down_[claimant] || game.clock().flag_fallen(claimant).has_value();
+  const bool theirs = flag_down_[~claimant] || game.clock().flag_fallen(~claimant).has_value();
+  GameEvent d = event(GameEventKind::kClaimDecided, now, game.irregularity_visibility());
+  d.side = claimant;
+  d.claim_kind = ClaimKind::kFlag;
+  if (mine && theirs && r.both_flags != BothFlags::kOrderFromClock) {
+    d.accepted = true;
+    d.claim_reason = ClaimReason::kCorrect;
+    out.push_back(d);
+    game_end(game, "1/2-1/2", TerminationKind::kBothFlags, false, "both flags down at the claim (2009 A.4.d)",
+             UnwinnabilityNote::kNone, now, out);
+    return;
+  }
+  if (!theirs || mine) {
+    d.accepted = false;
+    d.claim_reason = ClaimReason::kIncorrect;
+    d.description = mine ? "the claimant's own flag is down" : "the opponent's flag has not fallen";
+    out.push_back(d);
+    return;
+  }
+  d.accepted = true;
+  d.claim_reason = ClaimReason::kCorrect;
+  out.push_back(d);
+  flag_result(game, ~claimant, now, out);
+}
+
+// D13: an infraction outside Article 7 (`arbiter infraction X`), per player.
+void RulesArbiter::infraction(GameTracker& game, Color side, Millis now, GameEvents& out) {
+  const RuleSet& r = game.rules();
+  const int n = ++infractions_[side];
+  const bool proposal = !r.auto_apply_penalties;
+  if (r.infraction_ladder.empty() || n > int(r.infraction_ladder.size())) {
+    GameEvent e = event(GameEventKind::kPenalty, now, EventVisibility::kArbiter);
+    e.side = side;
+    e.penalty_kind = PenaltyKind::kWarning;
+    e.applied = false;
+    e.description = "infraction " + std::to_string(n) + " recorded: the arbiter chooses the penalty (12.9)";
+    out.push_back(std::move(e));
+    return;
+  }
+  const PenaltyStep step = r.infraction_ladder[std::size_t(n - 1)];
+  switch (step.kind) {
+    case PenaltyStep::Kind::kWarning:
+      // S4 10a as read in rules.md D13: if the opponent's flag is already down, the
+      // opponent gets one minute instead of the offender being warned.
+      if (flag_down_[~side]) {
+        penalty(game, side, PenaltyKind::kTimeAdded, Millis{60000}, false, nullptr,
+                "first infraction, the opponent's flag is down: one minute (S4 10a)", now, out);
+      } else {
+        penalty(game, side, PenaltyKind::kWarning, Millis{0}, false, nullptr, "first infraction: warning (S4 10)",
+                now, out);
+      }
+      return;
+    case PenaltyStep::Kind::kTimeToOpponent:
+      penalty(game, side, PenaltyKind::kTimeAdded, step.time, false, nullptr, "infraction (S4 10)", now, out);
+      return;
+    case PenaltyStep::Kind::kLoss:
+    case PenaltyStep::Kind::kClaimWin: {
+      GameEvent p = event(GameEventKind::kPenalty, now, game.irregularity_visibility());
+      p.side = side;
+      p.penalty_kind = PenaltyKind::kGameLost;
+      p.applied = !proposal;
+      p.description = "infraction " + std::to_string(n) + ": loss (S4 10)";
+      out.push_back(std::move(p));
+      game_end(game, win_for(~side), TerminationKind::kPenaltyLadder, proposal, "infraction ladder (S4 10)",
+               UnwinnabilityNote::kNone, now, out);
+      return;
+    }
+  }
+}
+
+}  // namespace eboard::engine

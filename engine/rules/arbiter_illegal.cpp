@@ -1,0 +1,302 @@
+// RulesArbiter: completed illegal moves and acts treated as such (rules.md D5, D6), the
+// claim window and the illegal move that stands, touch-move obligations (D4), illegal
+// positions left on the board (D11).
+#include <algorithm>
+
+#include "engine/board/fen.h"
+#include "engine/board/movegen.h"
+#include "engine/board/notation.h"
+#include "engine/rules/arbiter.h"
+
+namespace eboard::engine {
+namespace {
+
+// The castling field of `fen` restricted to rights whose king and rook still stand.
+std::string castling_still_possible(const Position& committed, const SensedBoard& sensed) {
+  std::string out;
+  const auto at = [&](int sq, Piece p) { return sensed.at(Square(sq)) == SquareCode(p); };
+  if (committed.can_castle(kWhiteKingside) && at(4, make_piece(kWhite, kKing)) && at(7, make_piece(kWhite, kRook))) out += 'K';
+  if (committed.can_castle(kWhiteQueenside) && at(4, make_piece(kWhite, kKing)) && at(0, make_piece(kWhite, kRook))) out += 'Q';
+  if (committed.can_castle(kBlackKingside) && at(60, make_piece(kBlack, kKing)) && at(63, make_piece(kBlack, kRook))) out += 'k';
+  if (committed.can_castle(kBlackQueenside) && at(60, make_piece(kBlack, kKing)) && at(56, make_piece(kBlack, kRook))) out += 'q';
+  return out.empty() ? "-" : out;
+}
+
+}  // namespace
+
+// The position standing on the board, `to_move` to move: what a completed illegal move
+// left (rules.md D5: once it stands, legality is judged from it). Empty squares and
+// unknown pieces make it fall back to the committed position.
+Position RulesArbiter::board_position(const GameTracker& game, Color to_move) const {
+  const SensedBoard& sensed = game.recognizer().sensed();
+  const Position& committed = game.committed();
+  std::string fen;
+  for (int rank = 7; rank >= 0; --rank) {
+    int empty = 0;
+    for (int file = 0; file < 8; ++file) {
+      const SquareCode c = sensed.at(Square(rank * 8 + file));
+      if (!is_piece_code(c)) {
+        if (c != kEmptyCode) return committed;  // identity unknown
+        ++empty;
+        continue;
+      }
+      if (empty) fen += char('0' + empty);
+      empty = 0;
+      fen += square_code_to_char(c);
+    }
+    if (empty) fen += char('0' + empty);
+    if (rank) fen += '/';
+  }
+  fen += to_move == kWhite ? " w " : " b ";
+  fen += castling_still_possible(committed, sensed);
+  fen += " - 0 " + std::to_string(committed.fullmove_number() + (to_move == kWhite ? 1 : 0));
+  auto pos = parse_fen(fen, FenMode::kAllowIrregular);
+  return pos ? pos.value() : committed;
+}
+
+void RulesArbiter::on_illegal_completed(GameTracker& game, const GameEvent& completed, Millis now,
+                                        GameEvents& out) {
+  started(game, now, out);
+  const Color offender = completed.side.value_or(game.committed().side_to_move());
+  const bool made_on_board = completed.reason != IllegalReason::kPressWithoutMove;
+  // The offender's own move closes a window he had against the opponent (D5).
+  if (window_.open && made_on_board && offender != window_.offender) close_window(game, now, out);
+  illegal_ladder(game, offender, completed.count, made_on_board, now, out);
+  if (!made_on_board && !game.ended()) restart_owed_by_ = ~offender;
+}
+
+// 7.5.4: the arbiter saw a move made with two hands; the move stands (rules.md §4 scenario
+// 23) and counts like a completed illegal move. The tracker does not see the report, so
+// the count is the tracker's plus these reports.
+void RulesArbiter::two_hands(GameTracker& game, Color side, Millis now, GameEvents& out) {
+  GameEvent e = event(GameEventKind::kIllegalMoveCompleted, now, game.irregularity_visibility());
+  e.side = side;
+  e.reason = IllegalReason::kTwoHands;
+  e.description = "move made with two hands (reported by the arbiter)";
+  e.count = game.illegal_count(side) + ++two_hands_[side];
+  e.articles = {"7.5.4"};
+  out.push_back(e);
+  illegal_ladder(game, side, e.count, false, now, out);
+}
+
+// One rung of `illegal_move.ladder` for the offender's count-th completed illegal act.
+void RulesArbiter::illegal_ladder(GameTracker& game, Color offender, int count, bool made_on_board,
+                                  Millis now, GameEvents& out) {
+  const RuleSet& r = game.rules();
+  if (r.illegal_move_ladder.empty()) return;  // the arbiter chooses (12.9)
+  // The tracker's count does not include two-hands reports; patch its event.
+  count += two_hands_[offender];
+  for (auto it = out.rbegin(); it != out.rend(); ++it)
+    if (it->kind == GameEventKind::kIllegalMoveCompleted) {
+      if (it->side == offender) it->count = count;
+      break;
+    }
+  const PenaltyStep step = r.illegal_move_ladder[std::size_t(std::min<int>(count, int(r.illegal_move_ladder.size())) - 1)];
+  const bool proposal = !r.auto_apply_penalties;
+  const Color opponent = ~offender;
+  Position before = game.committed();
+  // 7.5.2: a pawn left on the last rank becomes a queen of its colour; the move stands.
+  bool promotion = false;
+  for (auto it = out.rbegin(); it != out.rend(); ++it)
+    if (it->kind == GameEventKind::kIllegalMoveCompleted) {
+      if (it->reason == IllegalReason::kPromotionIncomplete && it->uci.size() == 4) {
+        auto m = parse_uci(before, it->uci + "q");
+        if (m) {
+          before.make(m.value());
+          promotion = true;
+        }
+      }
+      break;
+    }
+  const bool window = made_on_board &&
+                      (r.illegal_move_detection == IllegalMoveDetection::kClaimOnlyBeforeReply ||
+                       (r.illegal_move_detection == IllegalMoveDetection::kBeforeReply && proposal));
+  if (window && step.kind != PenaltyStep::Kind::kLoss) {
+    window_ = IllegalWindow{};
+    window_.open = true;
+    window_.offender = offender;
+    window_.before = game.committed();
+    window_.after = board_position(game, opponent);
+    if (window_.after.key() != game.committed().key() || window_.after.placement_key() != game.committed().placement_key())
+      game.replace_committed(now, window_.after, "the illegal move stands until claimed (D5)", out);
+    GameEvent e = event(GameEventKind::kClaimAvailable, now, game.irregularity_visibility());
+    e.side = opponent;
+    e.claim_kind = ClaimKind::kIllegalMove;
+    e.articles = {r.illegal_move_detection == IllegalMoveDetection::kBeforeReply ? "A.5.2" : "B.3.c (2009)"};
+    out.push_back(std::move(e));
+    if (step.kind == PenaltyStep::Kind::kTimeToOpponent) {
+      window_.proposal = int(proposals_.size());
+      penalty(game, offender, PenaltyKind::kTimeAdded, step.time, true, &window_.before,
+              "completed illegal move (7.5.5, A.3)", now, out);
+    }
+    return;
+  }
+  switch (step.kind) {
+    case PenaltyStep::Kind::kTimeToOpponent:
+      penalty(game, offender, PenaltyKind::kTimeAdded, step.time, false, nullptr,
+              "completed illegal move (7.5.5)", now, out);
+      if (made_on_board) {
+        reinstate(game, before, now, out);
+        if (!promotion) restart_owed_by_ = opponent;
+      }
+      return;
+    case PenaltyStep::Kind::kWarning:
+      penalty(game, offender, PenaltyKind::kWarning, Millis{0}, false, nullptr, "completed illegal move", now, out);
+      return;
+    case PenaltyStep::Kind::kClaimWin:  // acts off the board (two hands) in claim-only sets
+      return;
+    case PenaltyStep::Kind::kLoss: {
+      GameEvent p = event(GameEventKind::kPenalty, now, game.irregularity_visibility());
+      p.side = offender;
+      p.penalty_kind = PenaltyKind::kGameLost;
+      p.applied = !proposal;
+      p.description = "second completed illegal move (7.5.5)";
+      out.push_back(std::move(p));
+      const UnwinnabilityNote note = r.illegal_move_draw_if_unwinnable
+                                         ? can_mate(game, game.committed(), opponent, MatingTest::kFideHelpmate)
+                                         : UnwinnabilityNote::kNone;
+      const bool draw = note == UnwinnabilityNote::kUnwinnable;
+      game_end(game, draw ? "1/2-1/2" : win_for(opponent), TerminationKind::kIllegalMove,
+               proposal || note == UnwinnabilityNote::kUndetermined,
+               draw ? "second illegal move, but the opponent cannot checkmate (7.5.5)"
+                    : "second completed illegal move (7.5.5)",
+               note, now, out);
+      return;
+    }
+  }
+}
+
+// The claimant made (or, pskov, touched for) his move: the illegal move stands (D5).
+void RulesArbiter::close_window(GameTracker& game, Millis now, GameEvents& out) {
+  if (!window_.open) return;
+  window_.open = false;
+  if (window_.proposal >= 0 && std::size_t(window_.proposal) < proposals_.size())
+    proposals_[std::size_t(window_.proposal)].open = false;  // the proposal lapses
+  GameEvent c = event(GameEventKind::kClaimWindowClosed, now, EventVisibility::kArbiter);
+  c.side = ~window_.offender;
+  c.claim_kind = ClaimKind::kIllegalMove;
+  out.push_back(std::move(c));
+  GameEvent s = event(GameEventKind::kIllegalMoveStood, now, game.irregularity_visibility());
+  s.side = window_.offender;
+  s.fen = to_fen(window_.after);
+  s.articles = {"A.5.2"};
+  out.push_back(std::move(s));
+  check_illegal_position(game, now, out);
+}
+
+// `claim X illegal-move`: only while the window is open (before X's reply / touch).
+void RulesArbiter::claim_illegal(GameTracker& game, Color claimant, Millis now, GameEvents& out) {
+  const RuleSet& r = game.rules();
+  GameEvent d = event(GameEventKind::kClaimDecided, now, game.irregularity_visibility());
+  d.side = claimant;
+  d.claim_kind = ClaimKind::kIllegalMove;
+  if (!window_.open || window_.offender == claimant) {
+    d.accepted = false;
+    d.claim_reason = ClaimReason::kWindowClosed;
+    d.articles = {"A.5.2", "S4 7d"};
+    out.push_back(std::move(d));
+    return;
+  }
+  d.accepted = true;
+  d.claim_reason = ClaimReason::kCorrect;
+  d.proposed = !r.auto_apply_penalties;
+  out.push_back(d);
+  window_.open = false;
+  const int index = window_.proposal;
+  if (index >= 0) {
+    // A.5.2: the claim makes the arbiter act on the pending penalty.
+    Proposal& p = proposals_[std::size_t(index)];
+    if (p.open && r.auto_apply_penalties) {
+      p.open = false;
+      apply_time(game, claimant, p.amount, now, out);
+      reinstate(game, window_.before, now, out);
+    }
+    return;
+  }
+  // Claim-win sets: the claimant wins unless he cannot mate the offender (judged on the
+  // position before the claimed irregularity, rules.md §4 scenario 16).
+  const UnwinnabilityNote note = can_mate(game, window_.before, claimant, r.mating_test);
+  const bool draw = r.illegal_move_draw_if_unwinnable && note == UnwinnabilityNote::kUnwinnable;
+  game_end(game, draw ? "1/2-1/2" : win_for(claimant), TerminationKind::kIllegalMoveClaim,
+           d.proposed || note == UnwinnabilityNote::kUndetermined,
+           draw ? "illegal move claimed, but the claimant cannot checkmate" : "illegal move claimed",
+           note, now, out);
+}
+
+// D4: an illegal placement by the side on move; the first lifted own piece must move.
+void RulesArbiter::touch_obligation(GameTracker& game, Millis now, GameEvents& out) {
+  const Position& pos = game.committed();
+  Square s = game.recognizer().first_lifted_own();
+  if (s == kNoSquare || s == obligation_) return;
+  if (pos.empty(s) || color_of(pos.piece_on(s)) != pos.side_to_move()) return;
+  obligation_ = s;
+  GameEvent e = event(GameEventKind::kTouchMoveObligation, now, EventVisibility::kArbiter);
+  e.side = pos.side_to_move();
+  e.uci = square_name(s);
+  MoveList legal;
+  generate_legal(pos, legal);
+  for (Move m : legal)
+    if (m.from() == s) {
+      const std::string to = square_name(m.to());
+      if (std::find(e.squares.begin(), e.squares.end(), to) == e.squares.end()) e.squares.push_back(to);
+    }
+  obligation_has_targets_ = !e.squares.empty();
+  e.description = obligation_has_targets_ ? "the touched piece must be moved (4.3.1)"
+                                          : "the touched piece has no legal move: any legal move (4.5)";
+  e.articles = {"4.3", "4.5"};
+  out.push_back(std::move(e));
+}
+
+// D11: both kings in check or a pawn on its furthest rank in the committed position.
+void RulesArbiter::check_illegal_position(GameTracker& game, Millis now, GameEvents& out) {
+  const Position& pos = game.committed();
+  std::optional<IllegalPositionKind> kind;
+  Bitboard squares = 0;
+  const Bitboard last_ranks = 0xFF000000000000FFULL;
+  if (pos.pieces(kPawn) & last_ranks) {
+    kind = IllegalPositionKind::kPawnOnLastRank;
+    squares = pos.pieces(kPawn) & last_ranks;
+  } else if (pos.in_check() && pos.opponent_in_check()) {
+    kind = IllegalPositionKind::kBothKingsInCheck;
+    squares = (Bitboard(1) << pos.king_square(kWhite)) | (Bitboard(1) << pos.king_square(kBlack));
+  }
+  if (!kind) return;
+  GameEvent e = event(GameEventKind::kIllegalPosition, now, EventVisibility::kArbiter);
+  e.illegal_position_kind = *kind;
+  e.fen = to_fen(pos);
+  while (squares) e.squares.push_back(square_name(pop_lsb(squares)));
+  e.articles = {"A.5.4"};
+  out.push_back(std::move(e));
+  if (game.rules().illegal_position_rule == IllegalPositionRule::kA54) illegal_position_ = kind;
+}
+
+void RulesArbiter::on_board_change(GameTracker& game, std::size_t first, Millis now, GameEvents& out) {
+  started(game, now, out);
+  const Color on_move = game.committed().side_to_move();
+  for (std::size_t i = first; i < out.size() && !game.ended(); ++i) {
+    const GameEvent e = out[i];
+    if (e.kind != GameEventKind::kMoveTentative && e.kind != GameEventKind::kIllegalMovePending) continue;
+    // D5: the claimant made (released) his next move.
+    if (window_.open && e.side == ~window_.offender &&
+        game.rules().window_closes_on != WindowClosesOn::kOpponentMoveCompleted)
+      close_window(game, now, out);
+    if (e.kind == GameEventKind::kIllegalMovePending && e.side == on_move) touch_obligation(game, now, out);
+    if (e.kind == GameEventKind::kMoveTentative && e.side == on_move) {
+      // D7: a made legal move that ends the game by itself completes without a press.
+      auto m = parse_uci(game.committed(), e.uci);
+      if (!m) continue;
+      Position after = game.committed();
+      after.make(m.value());
+      if (ends_by_itself(game, after)) {
+        game.complete_pending(now, out);
+        return;
+      }
+    }
+  }
+  // pskov (S4 7b, 13d): touching an own piece closes the window too.
+  if (window_.open && game.rules().window_closes_on == WindowClosesOn::kOpponentTouch &&
+      on_move == ~window_.offender && game.recognizer().first_lifted_own() != kNoSquare)
+    close_window(game, now, out);
+}
+
+}  // namespace eboard::engine
