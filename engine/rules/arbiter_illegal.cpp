@@ -76,7 +76,7 @@ void RulesArbiter::two_hands(GameTracker& game, Color side, Millis now, GameEven
   e.count = game.illegal_count(side) + ++two_hands_[side];
   e.articles = {"7.5.4"};
   out.push_back(e);
-  illegal_ladder(game, side, e.count, false, now, out);
+  illegal_ladder(game, side, game.illegal_count(side), false, now, out);
 }
 
 // One rung of `illegal_move.ladder` for the offender's count-th completed illegal act.
