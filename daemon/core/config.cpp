@@ -71,6 +71,7 @@ po::options_description describe_options() {
      "also print every event on stdout: the text view, or JSON lines; default none "
      "(text in the demo)");
   // clang-format on
+  add_sink_options(d);
   return d;
 }
 
@@ -193,6 +194,7 @@ std::optional<std::string> fill_daemon_options(const po::variables_map& vm, Daem
   else if (print == "text") c.print = PrintFormat::kText;
   else if (print == "json") c.print = PrintFormat::kJson;
   else return "--print: '" + print + "' is not none, text or json";
+  if (auto error = fill_sink_options(vm, c.sinks)) return error;
   return std::nullopt;
 }
 

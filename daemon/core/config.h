@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "daemon/sinks/sink_config.h"
 #include "drivers/board_spec.h"
 #include "engine/util/result.h"
 
@@ -59,6 +60,7 @@ struct DaemonConfig {
   std::string runtime_dir;          // where sim: boards' pty links live
   std::size_t consumer_queue_bytes = std::size_t{4} << 20;
   PrintFormat print = PrintFormat::kNone;
+  SinkConfig sinks;                 // --mqtt*, --http, --clock-display (daemon/sinks)
   bool demo = false;
 };
 

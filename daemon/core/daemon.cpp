@@ -22,6 +22,7 @@
 #include "daemon/core/stream_server.h"
 #include "daemon/core/systemd_notify.h"
 #include "daemon/core/text_view.h"
+#include "daemon/sinks/sinks.h"
 #include "eboard/v1/json.h"
 #include "simulators/script/script_reader.h"
 
@@ -199,6 +200,11 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
     archive = std::make_unique<GameArchive>(hub, config.journal_dir, say);
     hub.add_listener(archive.get());
   }
+  auto sinks = install_sinks(
+      io, hub, config.sinks, config.journal_dir,
+      [&boards](std::size_t b, const drivers::ClockCommand& c) { return boards[b].link && boards[b].link->send_clock(c); },
+      say);
+  if (!sinks) return fail(sinks.error());
 
   for (std::size_t i = 0; i < boards.size(); ++i) {
     Board& board = boards[i];
@@ -271,6 +277,7 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
 
   notifier.stopping();
   server.shutdown();
+  if (*sinks) (*sinks)->shutdown();
   io.restart();
   io.run_for(std::chrono::milliseconds(100));  // let goodbyes go out
   for (auto& board : boards) {

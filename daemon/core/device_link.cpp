@@ -174,6 +174,14 @@ void DeviceLink::flush() {
   if (!unsent_.empty()) wait_writable();
 }
 
+bool DeviceLink::send_clock(const drivers::ClockCommand& command) {
+  if (!connected()) return false;
+  drivers::DecoderOutput out;
+  const bool queued = driver_.send_clock(command, clock_.now(), out);
+  handle(out);
+  return queued;
+}
+
 void DeviceLink::handle(drivers::DecoderOutput& out) {
   const Millis now = now_ms();
   for (const drivers::SensorEvent& event : out.events) {

@@ -45,6 +45,9 @@ class DeviceLink {
   bool connected() const { return port_.has_value() && !probing_; }
   // Re-arms the timer after something outside the link (a command) moved a deadline.
   void reschedule() { rearm_timer(); }
+  // Queues a clock command on the driver (DGT 3000 display texts, daemon/sinks); false
+  // without a confirmed link or a clock.
+  bool send_clock(const drivers::ClockCommand& command);
 
  private:
   Millis now_ms() const;

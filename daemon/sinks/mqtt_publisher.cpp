@@ -27,6 +27,7 @@ MqttPublisher::MqttPublisher(asio::io_context& io, const EventHub& hub, MqttOpti
     : io_(io), hub_(hub), options_(std::move(options)), pgn_(std::move(pgn)), log_(std::move(log)),
       reconnect_timer_(io), misc_timer_(io), flush_timer_(io), boards_(hub.board_count()) {
   mosquitto_lib_init();
+  for (std::size_t b = 0; b < boards_.size(); ++b) boards_[b].delivered = hub.last_seq(b);
   load_acked();
 }
 
@@ -211,6 +212,7 @@ void MqttPublisher::on_event(std::size_t board, const eboard::v1::Event& event) 
   Board& b = boards_[board];
   std::string bytes;
   event.SerializeToString(&bytes);
+  b.delivered = event.seq();
   b.recent.emplace_back(event.seq(), std::move(bytes));
   if (b.recent.size() > kMemoryEvents) b.recent.pop_front();  // the journal still has it
   b.state_dirty = true;
@@ -226,21 +228,22 @@ void MqttPublisher::pump() {
     progress = false;
     for (std::size_t i = 0; i < boards_.size() && in_flight_ < kWindow; ++i) {
       Board& b = boards_[i];
-      if (b.next > hub_.last_seq(i)) continue;
-      if (!b.recent.empty() && b.recent.front().first <= b.next) {
+      if (b.next > b.delivered) continue;
+      if (!b.recent.empty() && b.recent.front().first <= b.next && b.next <= b.recent.back().first) {
         const auto& entry = b.recent[b.next - b.recent.front().first];
         if (!publish_event(i, entry.first, entry.second)) return;
       } else {
         const auto from_journal = hub_.replay(i, b.next);
         if (from_journal.empty()) {
-          log_("mqtt: board " + hub_.board_id(i) + ": events from " + std::to_string(b.next) +
-               " are in no journal; skipping to " + std::to_string(hub_.last_seq(i)));
-          b.next = b.recent.empty() ? hub_.last_seq(i) + 1 : b.recent.front().first;
+          const std::uint32_t resume = b.recent.empty() ? b.delivered + 1 : b.recent.front().first;
+          log_("mqtt: board " + hub_.board_id(i) + ": events " + std::to_string(b.next) + " to " +
+               std::to_string(resume - 1) + " are in no journal and not in memory: not published");
+          b.next = resume;
           progress = true;
           continue;
         }
         for (const auto& bytes : from_journal) {
-          if (in_flight_ >= kWindow) break;
+          if (in_flight_ >= kWindow || b.next > b.delivered) break;
           if (!publish_event(i, b.next, bytes)) return;
         }
       }
@@ -330,7 +333,7 @@ void MqttPublisher::load_acked() {
   std::string id;
   std::uint32_t seq = 0;
   while (in >> id >> seq) {
-    if (auto b = hub_.find_board(id)) boards_[*b].acked = std::min(seq, hub_.last_seq(*b));
+    if (auto b = hub_.find_board(id)) boards_[*b].acked = std::min(seq, boards_[*b].delivered);
   }
   for (Board& b : boards_) b.next = b.acked + 1;
 }

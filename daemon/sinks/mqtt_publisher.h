@@ -72,6 +72,9 @@ class MqttPublisher {
   struct Board {
     std::uint32_t acked = 0;       // every seq <= acked is acknowledged by the broker
     std::uint32_t next = 1;        // next seq to hand to libmosquitto
+    // Highest seq the hub delivered (journalled and synced per its policy): nothing later
+    // leaves, even though the journal file may already hold it (group commit).
+    std::uint32_t delivered = 0;
     std::deque<std::pair<std::uint32_t, bool>> in_flight;  // seq, acknowledged
     std::deque<std::pair<std::uint32_t, std::string>> recent;  // unacknowledged bytes
     bool state_dirty = true;

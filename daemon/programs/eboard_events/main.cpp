@@ -5,8 +5,29 @@
 #include <boost/program_options.hpp>
 
 #include "daemon/programs/eboard_events/events_client.h"
+#include "daemon/sinks/mqtt_view.h"
+#include "daemon/sinks/sink_config.h"
 
 namespace po = boost::program_options;
+
+// --mqtt HOST:PORT --site NAME: the event-wide view through the broker.
+int run_mqtt(const po::variables_map& vm, const eboard::daemon::EventsOptions& options) {
+  eboard::daemon::MqttViewOptions view;
+  if (auto error = eboard::daemon::parse_host_port(vm["mqtt"].as<std::string>(), "--mqtt", view.host, view.port)) {
+    std::cerr << "eboard-events: " << *error << "\n";
+    return 2;
+  }
+  if (!vm.count("site")) {
+    std::cerr << "eboard-events: --mqtt needs --site NAME\n";
+    return 2;
+  }
+  view.site = vm["site"].as<std::string>();
+  view.boards = options.boards;
+  view.json = options.format == eboard::daemon::EventsOptions::Format::kJson;
+  view.public_only = options.public_only;
+  view.timeout = options.timeout;
+  return eboard::daemon::run_mqtt_view(view, std::cout, std::cerr);
+}
 
 int main(int argc, char** argv) {
   po::options_description d("Options");
@@ -26,7 +47,10 @@ int main(int argc, char** argv) {
     ("public-only", "only events players may see (rules.md D14)")
     ("until-game-end", "exit 0 after printing a gameEnded event")
     ("timeout", po::value<double>()->value_name("SECONDS"),
-     "give up after SECONDS (exit 3)");
+     "give up after SECONDS (exit 3)")
+    ("mqtt", po::value<std::string>()->value_name("HOST:PORT"),
+     "read a whole event's boards from this MQTT broker instead (with --site)")
+    ("site", po::value<std::string>()->value_name("NAME"), "the event's name in the MQTT topics");
   // clang-format on
   po::variables_map vm;
   try {
@@ -67,5 +91,6 @@ int main(int argc, char** argv) {
     }
     options.timeout = std::chrono::milliseconds(static_cast<long>(seconds * 1000));
   }
+  if (vm.count("mqtt")) return run_mqtt(vm, options);  // daemon/sinks/mqtt_view.h
   return eboard::daemon::run_events_client(options, std::cout, std::cerr);
 }

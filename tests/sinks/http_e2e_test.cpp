@@ -1,0 +1,226 @@
+// Live PGN, WebSocket and overlay end to end (issue 7 "Tests"): eboardd with emulated
+// boards and --http; a real HTTP client fetches /live.pgn during and after a game and
+// Debian's pgn-extract must read it without a diagnostic; a second fetch with the ETag
+// gets 304; the overlay page in headless Chromium shows the final position and clocks
+// (the screenshot is kept as a test artifact); clients that never read never delay the
+// board's events.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <sstream>
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/websocket.hpp>
+
+#include "eboard/v1/json.h"
+#include "tests/sinks/broadcast_helpers.h"
+
+namespace eboard::daemon::broadcast_test {
+namespace {
+
+namespace fs = std::filesystem;
+const std::string kMate = std::string(EBOARD_SOURCE_DIR) + "/tests/daemon/core/data/mate_game.ebs";
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (auto p = text.find(what); p != std::string::npos; p = text.find(what, p + 1)) ++n;
+  return n;
+}
+
+std::vector<v1::Event> printed(const std::string& out) {
+  std::vector<v1::Event> events;
+  std::istringstream in(out);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] != '{') continue;
+    if (auto e = proto::event_from_json(line); e.ok()) events.push_back(e.value());
+  }
+  return events;
+}
+
+std::vector<std::string> daemon_args(const std::string& dir, std::uint16_t http,
+                                     const std::vector<std::string>& boards, double speed) {
+  std::vector<std::string> args = {kBin + "/eboardd", "--http", "127.0.0.1:" + std::to_string(http),
+                                   "--journal", dir + "/journal", "--journal-fsync", "never",
+                                   "--runtime-dir", dir, "--listen", "unix:" + dir + "/events.sock",
+                                   "--print", "json", "--sim-speed", std::to_string(speed)};
+  for (const auto& b : boards) args.insert(args.end(), {"--board", b});
+  return args;
+}
+
+struct ExtractRun {
+  int status = -1;
+  std::string diagnostics;
+  std::string output;
+};
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// pgn-extract -s (no listing) -l (diagnostics to a log): an independent PGN reader.
+ExtractRun pgn_extract(const std::string& dir, const std::string& pgn) {
+  std::ofstream(dir + "/in.pgn") << pgn;
+  ExtractRun run;
+  run.status = std::system(("/usr/games/pgn-extract -s -o " + dir + "/out.pgn -l " + dir +
+                            "/log.txt " + dir + "/in.pgn 2>" + dir + "/err.txt").c_str());
+  run.diagnostics = read_file(dir + "/log.txt") + read_file(dir + "/err.txt");
+  run.output = read_file(dir + "/out.pgn");
+  return run;
+}
+
+TEST(HttpE2e, LivePgnDuringAndAfterTheGameWithEtags) {
+  const std::string dir = temp_dir("http");
+  const std::string corpus = make_script(dir, "h2", 6);
+  const std::uint16_t port = free_tcp_port();
+  Child daemon(daemon_args(dir, port, {"h1=sim:" + kMate, "h2=sim:" + corpus},
+                           std::max(1.0, script_seconds(corpus) / 8.0)));
+  ASSERT_TRUE(daemon.wait_for_stderr("http: serving on", 20s)) << daemon.err();
+
+  // During: both games, board order as configured, moves with clocks, result "*".
+  ASSERT_TRUE(daemon.wait_for([](const std::string& out, const std::string&) {
+    return count(out, "\"moveCompleted\"") >= 8;
+  }, 60s));
+  HttpReply during = http_get(port, "/live.pgn");
+  ASSERT_EQ(during.status, 200);
+  EXPECT_EQ(during.headers["content-type"], "application/x-chess-pgn; charset=utf-8");
+  const auto first = during.body.find("[White \"White, Player\"]");
+  ASSERT_NE(first, std::string::npos) << during.body;
+  EXPECT_NE(during.body.find("[Event \"", first + 1), std::string::npos) << "the second board's game";
+  EXPECT_NE(during.body.find("{[%clk 0:0"), std::string::npos);
+  ExtractRun run = pgn_extract(dir, during.body);
+  EXPECT_EQ(run.status, 0);
+  EXPECT_EQ(run.diagnostics, "") << during.body;
+  EXPECT_EQ(count(run.output, "[Event "), 2u);
+
+  // After: h1 ended in mate; the text carries the result.
+  ASSERT_TRUE(daemon.wait_for_stdout("\"gameEnded\"", 60s));
+  ASSERT_TRUE(daemon.wait_for_stderr("script finished", 60s));
+  HttpReply after;
+  ASSERT_TRUE(poll_until([&] {
+    after = http_get(port, "/boards/h1.pgn");
+    return after.body.find("4. Qxf7#") != std::string::npos && after.body.find(" 1-0\n") != std::string::npos;
+  }, 10s)) << after.body;
+  run = pgn_extract(dir, http_get(port, "/live.pgn").body);
+  EXPECT_EQ(run.status, 0);
+  EXPECT_EQ(run.diagnostics, "");
+
+  // Polling is cheap: the same ETag gets 304 and no body; a changed text a new tag.
+  const std::string etag = after.headers["etag"];
+  ASSERT_FALSE(etag.empty());
+  const HttpReply again = http_get(port, "/boards/h1.pgn", "If-None-Match: " + etag + "\r\n");
+  EXPECT_EQ(again.status, 304);
+  EXPECT_EQ(again.body, "");
+  EXPECT_EQ(http_get(port, "/boards/h1.pgn", "If-None-Match: \"stale\"\r\n").status, 200);
+  EXPECT_EQ(http_get(port, "/boards/nope.pgn").status, 404);
+  EXPECT_EQ(http_get(port, "/overlay?board=h1").status, 200);
+  EXPECT_EQ(http_get(port, "/ws?board=h1").status, 426);
+}
+
+// OBS' view of the page: Chromium itself, headless. After the scripted mate the DOM must
+// show the final position and both clocks as the daemon last reported them.
+TEST(HttpE2e, OverlayInHeadlessChromiumShowsTheFinalPosition) {
+  const std::string dir = temp_dir("overlay");
+  const std::uint16_t port = free_tcp_port();
+  Child daemon(daemon_args(dir, port, {"b1=sim:" + kMate}, 4.0));
+  ASSERT_TRUE(daemon.wait_for_stdout("\"gameEnded\"", 60s)) << daemon.err();
+  const std::vector<v1::Event> events = printed(daemon.out());
+  std::string placement;
+  int white_ms = -1;
+  int black_ms = -1;
+  for (const auto& e : events) {
+    if (e.has_move_completed()) {
+      placement = e.move_completed().fen().substr(0, e.move_completed().fen().find(' '));
+      white_ms = e.move_completed().white_ms();
+      black_ms = e.move_completed().black_ms();
+    }
+    if (e.has_clock()) {
+      white_ms = e.clock().white_ms();
+      black_ms = e.clock().black_ms();
+    }
+  }
+  const std::string url = "http://127.0.0.1:" + std::to_string(port) + "/overlay?board=b1";
+  const std::string chromium =
+      "chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
+      "--disable-background-networking --disable-component-update --disable-sync "
+      "--hide-scrollbars --window-size=960,580 --virtual-time-budget=4000 --user-data-dir=" + dir + "/profile ";
+  ASSERT_EQ(std::system((chromium + "--dump-dom '" + url + "' >" + dir + "/dom.html 2>/dev/null").c_str()), 0);
+  const std::string dom = read_file(dir + "/dom.html");
+  EXPECT_NE(dom.find("data-placement=\"" + placement + "\""), std::string::npos) << placement << "\n" << dom;
+  EXPECT_NE(dom.find("data-result=\"1-0\""), std::string::npos);
+  // Top bar Black, bottom bar White (not flipped); the clocks as last reported.
+  const auto top = dom.find("id=\"top\"");
+  const auto bottom = dom.find("id=\"bottom\"");
+  ASSERT_NE(top, std::string::npos);
+  ASSERT_NE(bottom, std::string::npos);
+  EXPECT_NE(dom.find("data-ms=\"" + std::to_string(black_ms) + "\"", top), std::string::npos) << black_ms;
+  EXPECT_NE(dom.find("data-ms=\"" + std::to_string(white_ms) + "\"", bottom), std::string::npos) << white_ms;
+  EXPECT_NE(dom.find("Qxf7#"), std::string::npos);
+
+  const std::string artifacts = kBin + "/../test-artifacts";
+  fs::create_directories(artifacts);
+  const std::string png = artifacts + "/overlay.png";
+  ASSERT_EQ(std::system((chromium + "--screenshot=" + png + " '" + url + "' >/dev/null 2>&1").c_str()), 0);
+  ASSERT_GT(fs::file_size(png), 10000u);
+  std::cout << "[ artifact ] " << fs::canonical(png).string() << "\n";
+}
+
+// Clients that connect and never read (a frozen OBS, a vanished laptop) and an HTTP
+// client that never finishes its request: the board's events keep their pace, and a
+// well-behaved WebSocket client still gets the snapshot and every public event.
+TEST(HttpE2e, SlowAndVanishedClientsNeverDelayTheBoard) {
+  namespace asio = boost::asio;
+  namespace beast = boost::beast;
+  const std::string dir = temp_dir("slow");
+  const std::uint16_t port = free_tcp_port();
+  Child daemon({kBin + "/eboardd", "--http", "127.0.0.1:" + std::to_string(port), "--ws-queue-bytes", "4096",
+                "--journal", dir + "/journal", "--journal-fsync", "never", "--runtime-dir", dir,
+                "--listen", "unix:" + dir + "/events.sock", "--print", "json", "--sim-speed", "2",
+                "--board", "b1=sim:" + kMate});
+  ASSERT_TRUE(daemon.wait_for_stderr("http: serving on", 20s)) << daemon.err();
+
+  asio::io_context io;
+  std::vector<std::unique_ptr<beast::websocket::stream<asio::ip::tcp::socket>>> frozen;
+  for (int i = 0; i < 16; ++i) {
+    auto ws = std::make_unique<beast::websocket::stream<asio::ip::tcp::socket>>(io);
+    ws->next_layer().set_option(asio::socket_base::receive_buffer_size(1024));
+    ws->next_layer().connect({asio::ip::make_address("127.0.0.1"), port});
+    ws->handshake("127.0.0.1", "/ws?board=b1");
+    frozen.push_back(std::move(ws));  // never read again
+  }
+  asio::ip::tcp::socket half(io);
+  half.connect({asio::ip::make_address("127.0.0.1"), port});
+  asio::write(half, asio::buffer(std::string("GET /live.pgn HTTP/1.1\r\nHost: x\r\n")));  // never ends
+
+  beast::websocket::stream<asio::ip::tcp::socket> good(io);
+  good.next_layer().connect({asio::ip::make_address("127.0.0.1"), port});
+  good.handshake("127.0.0.1", "/ws?board=b1");
+  std::vector<std::string> frames;
+  for (;;) {
+    beast::flat_buffer buffer;
+    good.read(buffer);
+    frames.push_back(beast::buffers_to_string(buffer.data()));
+    if (frames.back().find("\"gameEnded\"") != std::string::npos) break;
+    ASSERT_LT(frames.size(), 10000u);
+  }
+  ASSERT_TRUE(frames.front().starts_with("{\"snapshot\":")) << frames.front();
+  // Every public event the daemon printed after the snapshot reached the good client.
+  auto snapshot = proto::frame_from_json(frames.front());
+  ASSERT_TRUE(snapshot.ok());
+  std::size_t expected = 0;
+  ASSERT_TRUE(daemon.wait_for_stdout("\"gameEnded\"", 10s));
+  for (const auto& e : printed(daemon.out())) {
+    if (e.seq() > snapshot->snapshot().last_seq() && e.visibility() == v1::VISIBILITY_PUBLIC) ++expected;
+  }
+  EXPECT_EQ(frames.size() - 1, expected);
+  // And the page is still served to others while those clients hang.
+  EXPECT_EQ(http_get(port, "/boards/b1.pgn").status, 200);
+}
+
+}  // namespace
+}  // namespace eboard::daemon::broadcast_test
