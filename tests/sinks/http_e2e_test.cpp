@@ -188,6 +188,7 @@ TEST(HttpE2e, SlowAndVanishedClientsNeverDelayTheBoard) {
   std::vector<std::unique_ptr<beast::websocket::stream<asio::ip::tcp::socket>>> frozen;
   for (int i = 0; i < 16; ++i) {
     auto ws = std::make_unique<beast::websocket::stream<asio::ip::tcp::socket>>(io);
+    ws->next_layer().open(asio::ip::tcp::v4());
     ws->next_layer().set_option(asio::socket_base::receive_buffer_size(1024));
     ws->next_layer().connect({asio::ip::make_address("127.0.0.1"), port});
     ws->handshake("127.0.0.1", "/ws?board=b1");
@@ -209,15 +210,24 @@ TEST(HttpE2e, SlowAndVanishedClientsNeverDelayTheBoard) {
     ASSERT_LT(frames.size(), 10000u);
   }
   ASSERT_TRUE(frames.front().starts_with("{\"snapshot\":")) << frames.front();
-  // Every public event the daemon printed after the snapshot reached the good client.
+  // Every public event the daemon printed after the snapshot, up to the game's end,
+  // reached the good client, in order.
   auto snapshot = proto::frame_from_json(frames.front());
   ASSERT_TRUE(snapshot.ok());
-  std::size_t expected = 0;
-  ASSERT_TRUE(daemon.wait_for_stdout("\"gameEnded\"", 10s));
-  for (const auto& e : printed(daemon.out())) {
-    if (e.seq() > snapshot->snapshot().last_seq() && e.visibility() == v1::VISIBILITY_PUBLIC) ++expected;
+  const std::uint32_t from = snapshot->snapshot().last_seq();
+  std::vector<std::uint32_t> got;
+  for (std::size_t i = 1; i < frames.size(); ++i) {
+    auto frame = proto::frame_from_json(frames[i]);
+    ASSERT_TRUE(frame.ok() && frame->has_event()) << frames[i];
+    if (frame->event().seq() > from) got.push_back(frame->event().seq());
   }
-  EXPECT_EQ(frames.size() - 1, expected);
+  ASSERT_TRUE(daemon.wait_for_stdout("\"gameEnded\"", 10s));
+  std::vector<std::uint32_t> want;
+  for (const auto& e : printed(daemon.out())) {
+    if (e.seq() > from && e.seq() <= got.back() && e.visibility() == v1::VISIBILITY_PUBLIC) want.push_back(e.seq());
+  }
+  EXPECT_EQ(got, want);
+  EXPECT_GT(got.size(), 10u);
   // And the page is still served to others while those clients hang.
   EXPECT_EQ(http_get(port, "/boards/b1.pgn").status, 200);
 }
