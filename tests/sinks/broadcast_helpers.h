@@ -122,6 +122,7 @@ class Subscriber {
     std::string topic;
     std::string payload;
     bool retained = false;
+    std::chrono::steady_clock::time_point at;  // when the network thread got it
   };
 
   Subscriber(std::uint16_t port, const std::string& filter, const std::string& id)
@@ -136,7 +137,7 @@ class Subscriber {
       std::lock_guard lock(s->mutex_);
       s->messages_.push_back({m->topic, std::string(static_cast<const char*>(m->payload),
                                                      static_cast<std::size_t>(m->payloadlen)),
-                              m->retain});
+                              m->retain, std::chrono::steady_clock::now()});
     });
     mosquitto_reconnect_delay_set(mosq_, 1, 1, false);
     mosquitto_connect(mosq_, "127.0.0.1", port, 5);
