@@ -7,10 +7,11 @@ namespace eboard::engine {
 namespace {
 
 RecognizerTiming timing_of(const RuleSet& rules) {
-  return {rules.debounce, rules.unexplained_timeout, rules.game_end_stable};
+  return {rules.debounce, rules.unexplained_timeout, rules.game_end_stable, rules.disarranged_after};
 }
 
 std::int64_t ms(Millis t) { return t.count(); }
+std::int64_t whole_seconds(Millis t) { return t.count() / 1000; }
 
 }  // namespace
 
@@ -105,7 +106,12 @@ void GameTracker::lever(Millis now, Color side, GameEvents& out) {
   }
   // Players who signal a result on the board (D8) stop the clocks: not a move.
   if (recognizer_.gesture() != GestureResult::kNone) return;
-  if (side != committed().side_to_move()) return press_without_move(now, side, out);
+  if (side != committed().side_to_move()) {
+    // 6.2.2 after 6.2.1.2: its own move stands on the opponent's pending one.
+    if (!recognizer_.press_over_pending(side)) return press_without_move(now, side, out);
+    clock_events(clock_.press(side, now, moves_completed_[side]), out);
+    return clock_update(now, out);
+  }
   const PressVerdict verdict = recognizer_.judge_press(now);
   switch (verdict.kind) {
     case PressVerdict::Kind::kLegal:
@@ -131,7 +137,7 @@ void GameTracker::complete_move(Millis now, const PressVerdict& verdict, Complet
   e.slid_through = verdict.provenance.slid_through;
   e.taken_back = verdict.provenance.taken_back;
   e.piece_missing = verdict.provenance.piece_missing;
-  e.articles = {how == CompletionKind::kGameEnd ? "6.2.1.1" : "6.2.1"};
+  e.articles = {how == CompletionKind::kGameEnd ? "6.2.1.1" : how == CompletionKind::kNextMove ? "6.2.1.2" : "6.2.1"};
   GameEvents touch;
   const Square rook_square = make_square(file_of(m.to()) == 6 ? 7 : 0, rank_of(m.from()));
   if (verdict.provenance.rook_first || verdict.provenance.released_other) {
@@ -153,9 +159,13 @@ void GameTracker::complete_move(Millis now, const PressVerdict& verdict, Complet
   ++moves_completed_[side];
   e.ply = int(moves_.size()) + 1;
   e.fen = to_fen(committed());
-  std::vector<ClockEvent> ce = how == CompletionKind::kClockPress
-                                   ? clock_.press(side, now, moves_completed_[side])
-                                   : clock_.stop(now);
+  // A move completed by the player's next move, or pressed for earlier, leaves the clock
+  // as it is (6.2.1.2, 6.2.2).
+  std::vector<ClockEvent> ce;
+  if (how == CompletionKind::kGameEnd)
+    ce = clock_.stop(now);
+  else if (how == CompletionKind::kClockPress && !verdict.pressed_earlier)
+    ce = clock_.press(side, now, moves_completed_[side]);
   e.white_ms = ms(clock_.remaining(kWhite, now));
   e.black_ms = ms(clock_.remaining(kBlack, now));
   moves_.push_back({m, side, ms(now), side == kWhite ? e.white_ms : e.black_ms});
@@ -219,6 +229,11 @@ void GameTracker::clock_reading(Millis now, const ClockReading& reading, GameEve
   advance(now, out);
   if (ended_) return;
   clock_events(clock_.observe(reading, now), out);
+  // interfaces.md §4 `clock`: displays get the hardware clock's times, once per change of
+  // a whole second on either side (a DGT 3000 reports several times a second).
+  if (whole_seconds(clock_.remaining(kWhite, now)) != shown_seconds_[kWhite] ||
+      whole_seconds(clock_.remaining(kBlack, now)) != shown_seconds_[kBlack])
+    clock_update(now, out);
 }
 
 void GameTracker::flag(Millis now, Color side, GameEvents& out) {
@@ -321,6 +336,7 @@ void GameTracker::clock_update(Millis now, GameEvents& out) {
   e.paused = clock_.paused();
   e.white_period = clock_.period(kWhite);
   e.black_period = clock_.period(kBlack);
+  shown_seconds_ = {whole_seconds(Millis(e.white_ms)), whole_seconds(Millis(e.black_ms))};
   out.push_back(std::move(e));
 }
 

@@ -119,6 +119,7 @@ class GameTracker {
   std::array<int, 2> illegal_counts_{};
   std::array<int, 2> moves_completed_{};
   std::array<bool, 2> flag_reported_{};
+  std::array<std::int64_t, 2> shown_seconds_{-1, -1};  // in the last `clock` event
   std::array<SquareCode, kSquareCount> raw_{};  // the board's last report, for --raw
   bool started_ = false;
   bool ended_ = false;

@@ -37,15 +37,11 @@ void GameTracker::translate(GameEvents& out) {
         GameEvent e = event(GameEventKind::kMoveTentative, r.at);
         e.side = r.side;
         e.uci = to_uci(r.move);
-        if (r.ply == 0) {
-          e.san = to_san(committed(), r.move);
-          e.fen = to_fen(recognizer_.after(r.move));
-        } else {
-          Position base = recognizer_.after(r.base);
-          e.san = to_san(base, r.move);
-          base.make(r.move);
-          e.fen = to_fen(base);
-        }
+        Position base = committed();
+        for (int i = 0; i < r.ply; ++i) base.make(r.path[i]);
+        e.san = to_san(base, r.move);
+        base.make(r.move);
+        e.fen = to_fen(base);
         e.first_seen_ms = r.provenance.first_seen.count();
         e.slid_through = r.provenance.slid_through;
         e.taken_back = r.provenance.taken_back;
@@ -104,6 +100,18 @@ void GameTracker::translate(GameEvents& out) {
         v.provenance = r.provenance;
         v.game_end = r.game_end;
         complete_move(r.at, v, CompletionKind::kGameEnd, out);
+        break;
+      }
+      case RecognizerEvent::Kind::kCompleted: {
+        PressVerdict v;
+        v.kind = PressVerdict::Kind::kLegal;
+        v.move = r.move;
+        v.provenance = r.provenance;
+        v.pressed_earlier = r.completion == UnpressedCompletion::kEarlierPress;
+        const CompletionKind how = r.completion == UnpressedCompletion::kNextMove ? CompletionKind::kNextMove
+                                   : r.completion == UnpressedCompletion::kGameEnd ? CompletionKind::kGameEnd
+                                                                                   : CompletionKind::kClockPress;
+        complete_move(r.at, v, how, out);
         break;
       }
       case RecognizerEvent::Kind::kOrientation: {

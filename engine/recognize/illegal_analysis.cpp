@@ -135,6 +135,12 @@ Bitboard differing_squares(const Position& committed, const SensedBoard& sensed,
   return diff;
 }
 
+bool only_removals(const Position& committed, const SensedBoard& sensed, MatchKeys keys) {
+  const Bitboard sensed_occupied = sensed.occupied();
+  return (differing_squares(committed, sensed, keys) & sensed_occupied) == 0 &&
+         (committed.pieces() & ~sensed_occupied) != 0;
+}
+
 bool pieces_in_air(const Position& committed, const SensedBoard& sensed, MatchKeys keys) {
   const Bitboard sensed_occupied = sensed.occupied();
   const Bitboard vacated = committed.pieces() & ~sensed_occupied;
@@ -193,7 +199,8 @@ IllegalAnalysis analyse_placement(const Position& pos, const SensedBoard& sensed
   a.differing = diff;
   if (a.from == kNoSquare && a.reason == IllegalReason::kUnexplained) {
     a.side = pos.side_to_move();
-    a.description = "board disarranged: " + square_list(diff) + " differ from the position";
+    a.description = targets == 0 ? "board disarranged: pieces missing from " + square_list(diff)
+                                 : "board disarranged: " + square_list(diff) + " differ from the position";
   }
   return a;
 }

@@ -51,6 +51,10 @@ struct IllegalAnalysis {
 // gone. Such placements are in transit, not illegal moves (reported only at a press).
 bool pieces_in_air(const Position& committed, const SensedBoard& sensed, MatchKeys keys);
 
+// True when the sensed board only lacks pieces of the committed position: nothing was put
+// anywhere, so no piece has been released and no move is made (4.7; rules.md §0 "made").
+bool only_removals(const Position& committed, const SensedBoard& sensed, MatchKeys keys);
+
 // The squares where the sensed board differs from the committed position.
 Bitboard differing_squares(const Position& committed, const SensedBoard& sensed, MatchKeys keys);
 

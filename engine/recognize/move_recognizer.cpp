@@ -15,19 +15,51 @@ MoveRecognizer::MoveRecognizer(const Position& start, RecognizerTiming timing, S
     : committed_(start), timing_(timing), mode_(mode) {
   if (mode_ == SensingMode::kOccupancy) keys_ = MatchKeys::kOccupancy;
   orientation_fixed_ = mode_ == SensingMode::kOccupancy;
-  rebuild();
+  invalidate_levels();
   sensed_.set_position(committed_);  // until the board reports, assume it is set up
 }
 
-void MoveRecognizer::rebuild() {
-  table_.build(committed_, keys_);
-  second_for_ = Move::none();
+void MoveRecognizer::invalidate_levels() {
+  for (Level& l : levels_) l.depth = -1;
+  level(0);
+}
+
+// The table of depth d, built when the chain's first d moves differ from the ones it was
+// built for; each is built once per chain prefix, so the lookups stay O(1) per change.
+const SuccessorTable& MoveRecognizer::level(int depth) {
+  Level& l = levels_[(level0_ + depth) % kMaxPendingPlies];
+  bool valid = l.depth == depth;
+  for (int i = 0; valid && i < depth; ++i) valid = l.path[i] == chain_[i];
+  if (!valid) {
+    make_path(depth);
+    l.table.build(committed_, keys_);
+    unmake_path(depth);
+    for (int i = 0; i < depth; ++i) l.path[i] = chain_[i];
+    l.depth = depth;
+  }
+  return l.table;
+}
+
+// `completed` (the committed position's move) was played: the tables built after it are
+// one level shallower now, the others are stale.
+void MoveRecognizer::shift_levels(Move completed) {
+  levels_[level0_].depth = -1;
+  level0_ = (level0_ + 1) % kMaxPendingPlies;
+  for (Level& l : levels_) {
+    if (l.depth < 1) continue;
+    if (l.path[0] != completed) {
+      l.depth = -1;
+      continue;
+    }
+    for (int i = 0; i + 1 < l.depth; ++i) l.path[i] = l.path[i + 1];
+    --l.depth;
+  }
 }
 
 void MoveRecognizer::use_occupancy_keys() {
   if (keys_ == MatchKeys::kOccupancy || mode_ == SensingMode::kPieces) return;
   keys_ = MatchKeys::kOccupancy;
-  rebuild();
+  invalidate_levels();
 }
 
 void MoveRecognizer::reset_since_commit() {
@@ -43,6 +75,7 @@ void MoveRecognizer::on_change(Square s, SquareCode old_code, SquareCode code, M
   last_change_ = now;
   analysed_ = false;
   restore_due_ = false;
+  held_due_ = false;
   if (code == kOccupiedCode) use_occupancy_keys();
   if (code == kEmptyCode && occupies(old_code)) {
     emptied_ |= square_bb(s);
@@ -91,7 +124,7 @@ bool MoveRecognizer::try_orientation(Millis now, RecognizerEvents& out) {
   if (orientation_fixed_) return false;
   const Key rotated_key = keys_ == MatchKeys::kPlacement ? sensed_.rotated_placement_key()
                                                          : sensed_.rotated_occupancy_key();
-  if (rotated_key != table_.base_key()) return false;
+  if (rotated_key != level(0).base_key()) return false;
   std::array<SquareCode, kSquareCount> codes{};
   for (int s = 0; s < kSquareCount; ++s) codes[s] = sensed_.at(rotate_180(Square(s)));
   sensed_.set_all(codes);
@@ -108,16 +141,13 @@ bool MoveRecognizer::try_orientation(Millis now, RecognizerEvents& out) {
 
 void MoveRecognizer::evaluate(Millis now, RecognizerEvents& out) {
   const Key k = sensed_key();
-  if (k == table_.base_key()) return to_committed(now, out);
-  if (const int i = table_.find(k); i != SuccessorTable::kNone) return to_one(pick(table_, i), now, out);
-  if (one_) {
-    if (second_for_ != one_) {
-      committed_.make(one_);
-      second_.build(committed_, keys_);
-      committed_.unmake(one_);
-      second_for_ = one_;
-    }
-    if (const int j = second_.find(k); j != SuccessorTable::kNone) return to_two(pick(second_, j), now, out);
+  const SuccessorTable& base = level(0);
+  if (k == base.base_key()) return to_committed(now, out);
+  if (const int i = base.find(k); i != SuccessorTable::kNone) return to_chain(1, pick(base, i), now, out);
+  // Off the clean path: the opponent's reply on a pending move, and so on (6.2.1.2, 6.2.2).
+  for (int d = 1; d <= chain_len_ && d < kMaxPendingPlies; ++d) {
+    const SuccessorTable& t = level(d);
+    if (const int j = t.find(k); j != SuccessorTable::kNone) return to_chain(d + 1, pick(t, j), now, out);
   }
   if (try_orientation(now, out)) return evaluate(now, out);
   to_none(now, out);
@@ -141,8 +171,9 @@ Move MoveRecognizer::pick(const SuccessorTable& table, int first) const {
   return best;
 }
 
-void MoveRecognizer::leave_one(Millis now) {
-  if (match_ == Match::kOne && now - one_since_ >= timing_.debounce) released_ = one_;
+// A released first ply that stood for debounce_ms and is now changed (4.7).
+void MoveRecognizer::leave_top(Millis now) {
+  if (match_ == Match::kChain && chain_len_ == 1 && now - top_since_ >= timing_.debounce) released_ = chain_[0];
 }
 
 void MoveRecognizer::correct_illegal(Millis now, RecognizerEvents& out) {
@@ -156,74 +187,91 @@ void MoveRecognizer::correct_illegal(Millis now, RecognizerEvents& out) {
 }
 
 void MoveRecognizer::to_committed(Millis now, RecognizerEvents& out) {
-  leave_one(now);
+  leave_top(now);
   correct_illegal(now, out);
   if (reported_) {
     RecognizerEvent e;
     e.kind = RecognizerEvent::Kind::kWithdrawn;
     e.at = now;
     e.move = reported_;
-    e.side = match_ == Match::kTwo ? ~committed_.side_to_move() : committed_.side_to_move();
+    e.side = reported_ply_ % 2 == 0 ? committed_.side_to_move() : ~committed_.side_to_move();
     out.push_back(e);
     reported_ = Move::none();
     taken_back_ = true;
   }
   match_ = Match::kCommitted;
-  one_ = two_ = Move::none();
+  chain_len_ = 0;
   analysed_ = true;
 }
 
-void MoveRecognizer::to_one(Move m, Millis now, RecognizerEvents& out) {
-  correct_illegal(now, out);
-  if (match_ == Match::kOne && one_ == m) return;
-  if (match_ != Match::kOne) {
+// Provenance bookkeeping for a first ply coming to stand on the board.
+void MoveRecognizer::note_first_ply(Move m, Millis now) {
+  if (match_ != Match::kChain || chain_len_ != 1) {
     for (int i = 0; i < seen_count_; ++i)
       if (seen_[i].move == m) left_and_returned_ = true;
   } else {
-    leave_one(now);
+    leave_top(now);
   }
-  const bool same_move = one_ == m;
-  match_ = Match::kOne;
-  one_ = m;
-  two_ = Move::none();
-  one_since_ = now;
-  analysed_ = true;
-  if (!same_move || reported_ != m) one_end_ = game_end_after(m);
-  if (reported_ == m) return;
-  RecognizerEvent e;
-  e.kind = RecognizerEvent::Kind::kTentative;
-  e.at = now;
-  e.move = m;
-  e.side = committed_.side_to_move();
-  e.provenance = provenance_for(m, now);
-  record_seen(m, now);
-  e.game_end = one_end_;
-  out.push_back(e);
-  reported_ = m;
 }
 
-void MoveRecognizer::to_two(Move m, Millis now, RecognizerEvents& out) {
+void MoveRecognizer::to_chain(int depth, Move m, Millis now, RecognizerEvents& out) {
   correct_illegal(now, out);
-  if (match_ == Match::kTwo && two_ == m) return;
-  leave_one(now);
-  match_ = Match::kTwo;
-  two_ = m;
+  if (match_ == Match::kChain && chain_len_ == depth && chain_[depth - 1] == m) return;
+  if (depth == 1)
+    note_first_ply(m, now);
+  else
+    leave_top(now);
+  match_ = Match::kChain;
+  chain_[depth - 1] = m;
+  chain_len_ = depth;
+  top_since_ = now;
   analysed_ = true;
-  if (reported_ == m) return;
+  if (top_end_for_ != m || top_end_depth_ != depth) {
+    top_end_ = game_end_after(depth - 1, m);
+    top_end_for_ = m;
+    top_end_depth_ = depth;
+    end_reported_ = false;
+  }
+  if (reported_ != m || reported_ply_ != depth - 1) {
+    RecognizerEvent e;
+    e.kind = RecognizerEvent::Kind::kTentative;
+    e.at = now;
+    e.move = m;
+    e.ply = depth - 1;
+    for (int i = 0; i + 1 < depth; ++i) e.path[i] = chain_[i];
+    e.side = e.ply % 2 == 0 ? committed_.side_to_move() : ~committed_.side_to_move();
+    if (depth == 1) {
+      e.provenance = provenance_for(m, now);
+      record_seen(m, now);
+    } else {
+      e.provenance.first_seen = now;
+    }
+    e.game_end = top_end_;
+    out.push_back(e);
+    reported_ = m;
+    reported_ply_ = depth - 1;
+  }
+  // 6.2.1.2: the first player made the next move; the first ply is completed. The caller
+  // commits it, which leaves a chain of two.
+  if (depth == kMaxPendingPlies && !next_move_reported_) {
+    next_move_reported_ = true;
+    out.push_back(completion_event(UnpressedCompletion::kNextMove, now));
+  }
+}
+
+RecognizerEvent MoveRecognizer::completion_event(UnpressedCompletion why, Millis at) const {
   RecognizerEvent e;
-  e.kind = RecognizerEvent::Kind::kTentative;
-  e.at = now;
-  e.move = m;
-  e.ply = 1;
-  e.base = one_;
-  e.side = ~committed_.side_to_move();
-  e.provenance.first_seen = now;
-  out.push_back(e);
-  reported_ = m;
+  e.kind = RecognizerEvent::Kind::kCompleted;
+  e.at = at;
+  e.move = chain_[0];
+  e.side = committed_.side_to_move();
+  e.completion = why;
+  e.provenance = provenance_for(chain_[0], at);
+  return e;
 }
 
 void MoveRecognizer::to_none(Millis now, RecognizerEvents&) {
-  leave_one(now);
+  leave_top(now);
   match_ = Match::kNone;
 }
 
@@ -257,12 +305,29 @@ Provenance MoveRecognizer::provenance_for(Move m, Millis now) const {
   return p;
 }
 
-GameEndKind MoveRecognizer::game_end_after(Move m) const {
+void MoveRecognizer::make_path(int plies) const {
+  for (int i = 0; i < plies; ++i) committed_.make(chain_[i]);
+}
+
+void MoveRecognizer::unmake_path(int plies) const {
+  for (int i = plies - 1; i >= 0; --i) committed_.unmake(chain_[i]);
+}
+
+Position MoveRecognizer::after_path(int plies) const {
+  Position p = committed_;
+  for (int i = 0; i < plies; ++i) p.make(chain_[i]);
+  return p;
+}
+
+// Checkmate or stalemate after `m` played on top of the first `plies` pending moves.
+GameEndKind MoveRecognizer::game_end_after(int plies, Move m) const {
+  make_path(plies);
   committed_.make(m);
   GameEndKind kind = GameEndKind::kNone;
   if (count_legal(committed_) == 0)
     kind = committed_.in_check() ? GameEndKind::kCheckmate : GameEndKind::kStalemate;
   committed_.unmake(m);
+  unmake_path(plies);
   return kind;
 }
 

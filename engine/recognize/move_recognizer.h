@@ -11,16 +11,22 @@
 // committed position's legal successors and their keys sit in a SuccessorTable built
 // once per completed move. Each change is one lookup: the committed key (nothing moved,
 // a tentative move is withdrawn), a successor (a tentative legal move, reported at once),
-// or nothing. When nothing matches and a legal move of the side to move stood on the
-// board since the last completion, the successors of that move are looked up too (built
-// lazily, once): the opponent already moved on the board before the first player
-// pressed (6.2.1.2, 6.2.2, rules.md scenario 25). A placement that matches nothing is in
+// or nothing. Pending moves form a chain: when nothing matches and legal moves stood on
+// the board since the last completion, the successors of that chain are looked up too
+// (each level built lazily, once, and kept across completions): the opponent already
+// moved on the board before the first player pressed (6.2.1.2, 6.2.2, rules.md scenario
+// 25). A third ply on top, the first player's next move, completes the first ply without
+// a press (6.2.1.2); the chain is then two plies again, so it never grows beyond three.
+// A press by a player whose move stands on the opponent's pending one (6.2.2 after
+// 6.2.1.2) is remembered and completes that move as soon as the one under it completes.
+// A placement that matches nothing is in
 // transit; only when it has stood for `debounce` with no piece in the air is it analysed
 // (IllegalAnalysis) into a pending illegal move or "board disarranged", and after
 // `unexplained_timeout` a disarranged board gets a restore request. No timer decides a
 // completion: the press does (judge_press), against the committed position; the one
-// exception is checkmate or stalemate on the board, which completes after
-// `game_end_stable` (6.2.1.1) so that a piece sliding over a mating square ends nothing.
+// exception is checkmate or stalemate on the board (at any ply of the chain), which
+// completes after `game_end_stable` (6.2.1.1) so that a piece sliding over a mating
+// square ends nothing; the pending plies under it complete with it.
 //
 // Also here: the board's orientation (a start set-up read turned round is mapped before
 // the first move, protocols.md §1.6), occupancy-only boards (protocols.md §10: the same
@@ -29,11 +35,16 @@
 // otherwise), result gestures (rules.md D8, reported when stable), and provenance: when a
 // move was first seen and what happened on the way.
 //
-// Not handled: more than two plies without a press (the second player also not
-// pressing), a press while the mover still holds the piece (the placement at that
-// instant decides, as D3 says), a board turned round after the first move.
+// A press is judged on the placement at that instant (D3): a press while the mover still
+// holds the piece, with nothing put down, finds no move made (4.7) and is a press without
+// a move (7.5.3), whatever the player then does; a move released after the press is a
+// pending move like any other.
+//
+// Not handled: a board turned round after the first move is not re-mapped (it is a
+// disarranged board).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdint>
@@ -55,6 +66,9 @@ struct RecognizerTiming {
   Millis debounce{300};               // rules.md D2 debounce_ms
   Millis unexplained_timeout{3000};   // D2 unexplained_timeout_ms
   Millis game_end_stable{1000};       // D2 game_end_stable_ms
+  // Pieces missing (nothing else changed) for this long are no longer a piece in a hand:
+  // the board is disarranged (knocked off, taken away). Longer than a player holds a piece.
+  Millis disarranged_after{10000};    // disarranged_after_ms
 };
 
 enum class SensingMode : std::uint8_t { kAuto, kPieces, kOccupancy };
@@ -73,26 +87,40 @@ struct Provenance {
 
 enum class GameEndKind : std::uint8_t { kNone, kCheckmate, kStalemate };
 
+// Pending plies followed at most: a move, the opponent's reply on top of it, and the
+// first player's next move, which completes the first (6.2.1.2).
+inline constexpr int kMaxPendingPlies = 3;
+
+// Why a kCompleted move is complete without a press of its own now.
+enum class UnpressedCompletion : std::uint8_t {
+  kNextMove,      // its player made the next move on the board (6.2.1.2)
+  kGameEnd,       // a move on top of it ended the game (6.2.1.1): everything on the board counts
+  kEarlierPress,  // its player pressed while the opponent's move under it was pending (6.2.2)
+};
+
 struct RecognizerEvent {
   enum class Kind : std::uint8_t {
     kTentative,         // `move` stands on the board (ply 0: from the committed position,
-                        // ply 1: after the pending first move)
+                        // ply n: after the n pending moves in `path`)
     kWithdrawn,         // `move` is no longer on the board
     kIllegalPending,    // `illegal` stands, stable
     kIllegalCorrected,  // the pending illegal placement is gone
     kRestoreRequested,  // `illegal.differing` must be set back to the committed position
     kResultGesture,     // `gesture` stands, stable
-    kGameEndStable,     // `move` (ply 0) ends the game and has stood for game_end_stable
+    kGameEndStable,     // `move` (ply 0 once the plies under it completed) ends the game
+                        // and has stood for game_end_stable
     kOrientation,       // the board was found turned round (`rotated`)
+    kCompleted,         // `move` (ply 0) is completed without a press now (`completion`)
   };
   Kind kind = Kind::kTentative;
   Millis at{0};
   Move move = Move::none();
   int ply = 0;
-  Move base = Move::none();  // ply 1: the pending first move it follows
+  std::array<Move, kMaxPendingPlies - 1> path{};  // ply n: the pending moves under `move`
   Color side = kWhite;
   Provenance provenance;
   GameEndKind game_end = GameEndKind::kNone;
+  UnpressedCompletion completion = UnpressedCompletion::kNextMove;
   IllegalAnalysis illegal;
   GestureResult gesture = GestureResult::kNone;
   bool rotated = false;
@@ -103,10 +131,12 @@ using RecognizerEvents = std::vector<RecognizerEvent>;
 struct PressVerdict {
   enum class Kind : std::uint8_t { kNothing, kLegal, kIllegal };
   Kind kind = Kind::kNothing;
-  Move move = Move::none();  // kLegal: the move completed (the first of two plies)
+  Move move = Move::none();  // kLegal: the move completed (the first pending ply)
   Provenance provenance;
   GameEndKind game_end = GameEndKind::kNone;
   IllegalAnalysis illegal;  // kIllegal
+  bool pressed_earlier = false;  // the clock was pressed for it before (kEarlierPress)
+  bool piece_in_hand = false;    // kNothing: pieces are off the board, none was put down
 };
 
 class MoveRecognizer {
@@ -121,8 +151,13 @@ class MoveRecognizer {
   void advance(Millis now, RecognizerEvents& out);
   std::optional<Millis> next_deadline() const;
 
-  // What a press now would complete. Does not change anything.
+  // What a press now by the side on move would complete. Does not change anything.
   PressVerdict judge_press(Millis now) const;
+  // A press by the side NOT on move in the committed position whose own move stands on
+  // the opponent's pending one (6.2.1.2 completed its earlier move, then it pressed,
+  // 6.2.2): remembered; that move completes (kCompleted, kEarlierPress) once the one under
+  // it does. False when no such move stands: a press without a move.
+  bool press_over_pending(Color side);
   // The move is completed (by a press or the game end): the committed position advances.
   void commit(Move m, Millis now, RecognizerEvents& out);
   // The committed position is replaced (arbiter reinstatement, an illegal move that
@@ -137,19 +172,28 @@ class MoveRecognizer {
   bool rotated() const { return rotated_; }
   // The result gesture standing on the board now (stable or not).
   GestureResult gesture() const { return gesture_; }
-  // The move standing on the board (the second ply when two are), or none.
-  Move tentative() const { return match_ == Match::kTwo ? two_ : match_ == Match::kOne ? one_ : Move::none(); }
+  // The move standing on the board (the top of the pending chain), or none.
+  Move tentative() const { return match_ == Match::kChain ? chain_[chain_len_ - 1] : Move::none(); }
+  // The pending legal moves last seen on the board, from the committed position.
+  int pending_count() const { return chain_len_; }
+  Move pending(int ply) const { return chain_[ply]; }
   // The inferred first touched pieces since the last completion (rules.md D2, 4.3).
   Square first_lifted_own() const { return first_own_; }
   Square first_lifted_opponent() const { return first_opp_; }
-  // The position after `m` from the committed position (for SAN/FEN of ply 1 moves).
+  // The position after `m` from the committed position (for SAN/FEN of later plies).
   Position after(Move m) const;
 
  private:
-  enum class Match : std::uint8_t { kCommitted, kOne, kTwo, kNone };
+  enum class Match : std::uint8_t { kCommitted, kChain, kNone };
   struct Seen {
     Move move;
     Millis at;
+  };
+  // The successors of the committed position after `depth` pending plies (`path`).
+  struct Level {
+    SuccessorTable table;
+    std::array<Move, kMaxPendingPlies - 1> path{};
+    int depth = -1;  // -1: not built
   };
 
   Key sensed_key() const {
@@ -158,44 +202,64 @@ class MoveRecognizer {
   void on_change(Square s, SquareCode old_code, SquareCode code, Millis now);
   void evaluate(Millis now, RecognizerEvents& out);
   void to_committed(Millis now, RecognizerEvents& out);
-  void to_one(Move m, Millis now, RecognizerEvents& out);
-  void to_two(Move m, Millis now, RecognizerEvents& out);
+  void to_chain(int depth, Move m, Millis now, RecognizerEvents& out);
+  void note_first_ply(Move m, Millis now);
   void to_none(Millis now, RecognizerEvents& out);
-  void leave_one(Millis now);
+  void leave_top(Millis now);
   void correct_illegal(Millis now, RecognizerEvents& out);
+  void report_illegal(Millis at, RecognizerEvents& out);
+  Millis held_limit() const { return std::max(timing_.debounce, timing_.disarranged_after); }
+  bool rotated_placement_matches() const;
   bool try_orientation(Millis now, RecognizerEvents& out);
   void use_occupancy_keys();
-  void rebuild();
+  const SuccessorTable& level(int depth);
+  void shift_levels(Move completed);
+  void invalidate_levels();
   void reset_since_commit();
   Move pick(const SuccessorTable& table, int first) const;
   Provenance provenance_for(Move m, Millis now) const;
   void record_seen(Move m, Millis now);
-  GameEndKind game_end_after(Move m) const;
+  // The position after the first `plies` pending moves (make/unmake on committed_).
+  void make_path(int plies) const;
+  void unmake_path(int plies) const;
+  Position after_path(int plies) const;
+  GameEndKind game_end_after(int plies, Move m) const;
   Bitboard vacated_by(Move m) const;
+  RecognizerEvent completion_event(UnpressedCompletion why, Millis at) const;
 
   // Mutable for look-ahead in const queries: make/unmake of one move leaves it as it was.
   mutable Position committed_;
   RecognizerTiming timing_;
   SensingMode mode_;
   MatchKeys keys_ = MatchKeys::kPlacement;
-  SuccessorTable table_;
-  SuccessorTable second_;
-  Move second_for_ = Move::none();
+  std::array<Level, kMaxPendingPlies> levels_;
+  int level0_ = 0;  // levels_[(level0_ + d) % kMaxPendingPlies] holds depth d
   SensedBoard sensed_;
   bool rotated_ = false;
   bool orientation_fixed_ = false;
   PieceType promotion_choice_ = kQueen;
 
   Match match_ = Match::kCommitted;
-  Move one_ = Move::none();  // the last legal move of the side to move on the board
-  Move two_ = Move::none();
-  Move reported_ = Move::none();
-  Millis one_since_{0};
-  GameEndKind one_end_ = GameEndKind::kNone;
+  // The pending legal moves last seen on the board: chain_[0] by the side on move, then
+  // alternating. Kept while the board shows nothing (pieces in the air).
+  std::array<Move, kMaxPendingPlies> chain_{};
+  int chain_len_ = 0;
+  Move reported_ = Move::none();  // the tentative move last reported
+  int reported_ply_ = 0;
+  Millis top_since_{0};
+  GameEndKind top_end_ = GameEndKind::kNone;  // for the chain's top move
+  Move top_end_for_ = Move::none();
+  int top_end_depth_ = 0;
+  bool end_reported_ = false;
+  bool next_move_reported_ = false;  // the 6.2.1.2 completion of chain_[0] is out
+  bool second_pressed_ = false;      // press_over_pending() for chain_[1]
+  std::optional<Millis> earlier_press_due_;
   Millis last_change_{0};
   bool analysed_ = true;
   bool illegal_outstanding_ = false;
   bool restore_due_ = false;
+  bool held_due_ = false;  // pieces in the air: disarranged if still so at disarranged_after
+  Millis illegal_at_{0};   // when the outstanding illegal placement was reported
   GestureResult gesture_ = GestureResult::kNone;
   Millis gesture_since_{0};
   bool gesture_reported_ = false;

@@ -243,6 +243,7 @@ const std::array kParams{
     time_param<&RuleSet::debounce, kMs>("debounce_ms"),
     time_param<&RuleSet::unexplained_timeout, kMs>("unexplained_timeout_ms"),
     time_param<&RuleSet::game_end_stable, kMs>("game_end_stable_ms"),
+    time_param<&RuleSet::disarranged_after, kMs>("disarranged_after_ms"),
     bool_param<&RuleSet::infer_touch_from_lifts>("infer_touch_from_lifts"),
     enum_param<&RuleSet::illegal_move_detection>("illegal_move.detection"),
     ladder_param<&RuleSet::illegal_move_ladder>("illegal_move.ladder"),

@@ -58,6 +58,7 @@ struct RuleSet {
   std::chrono::milliseconds debounce{300};
   std::chrono::milliseconds unexplained_timeout{3000};
   std::chrono::milliseconds game_end_stable{1000};
+  std::chrono::milliseconds disarranged_after{10000};  // pieces missing this long: disarranged
   bool infer_touch_from_lifts = true;
 
   // D5, D6 illegal moves.

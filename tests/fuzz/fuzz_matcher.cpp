@@ -1,8 +1,13 @@
 // Random square changes, presses and time steps fed to a GameTracker (issue 4). Checks
 // the recognizer's invariants after every input:
-// - a moveCompleted comes only from a press, or from the game end (completion GAME_END);
+// - a moveCompleted comes only from a press, from the game end (completion GAME_END), from
+//   the same player's next move on the board (NEXT_MOVE, 6.2.1.2: only on a square
+//   change, and the completed move's side then has a move pending on top of the
+//   opponent's), or from a press made earlier for it (CLOCK_PRESS outside a press: only
+//   after a press of that side that completed nothing, 6.2.2);
 // - the committed position is the one the completed moves reach from the start, each
 //   of them legal where it was played.
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -20,10 +25,38 @@ constexpr SquareCode kCodes[] = {kEmptyCode, kWhitePawn, kWhiteKnight, kWhiteBis
                                  kBlackRook, kBlackQueen, kBlackKing, kEmptyCode, kEmptyCode,
                                  kResultDrawCode};
 
-void check(const GameTracker& t, const GameEvents& events, bool pressed) {
-  for (const GameEvent& e : events)
-    if (e.kind == GameEventKind::kMoveCompleted && !pressed && e.completion != CompletionKind::kGameEnd)
-      std::abort();
+enum class Input { kSquare, kPress, kTime };
+
+void check(const GameTracker& t, const GameEvents& events, Input input, Color pressed_side,
+           std::array<int, 2>& press_credit) {
+  bool press_completed = false;
+  for (const GameEvent& e : events) {
+    if (e.kind == GameEventKind::kClockPressWithoutMove || e.kind == GameEventKind::kIllegalMoveCompleted)
+      press_completed = true;
+    if (e.kind != GameEventKind::kMoveCompleted) continue;
+    switch (e.completion) {
+      case CompletionKind::kGameEnd:
+        break;
+      case CompletionKind::kNextMove:
+        if (input != Input::kSquare) std::abort();
+        if (!t.ended() && (t.recognizer().pending_count() < 2 ||
+                           t.committed().side_to_move() == e.side))
+          std::abort();
+        break;
+      case CompletionKind::kClockPress:
+        if (input == Input::kPress && e.side == pressed_side && !press_completed) {
+          press_completed = true;
+        } else if (press_credit[int(e.side.value_or(kWhite))] > 0) {
+          --press_credit[int(e.side.value_or(kWhite))];
+        } else {
+          std::abort();
+        }
+        break;
+      default:
+        std::abort();
+    }
+  }
+  if (input == Input::kPress && !press_completed) ++press_credit[int(pressed_side)];
   Position p = t.config().start;
   for (const CompletedMove& m : t.moves()) {
     if (!p.is_legal(m.move)) std::abort();
@@ -41,22 +74,24 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   config.start = Position();
   GameTracker tracker(config);
   GameEvents events;
+  std::array<int, 2> press_credit{};
   long now = 0;
   for (std::size_t i = 0; i + 1 < size; i += 2) {
     const std::uint8_t op = data[i], arg = data[i + 1];
     now += (op >> 4) * 37;
     const Millis at(now);
     events.clear();
-    bool pressed = false;
+    Input input = Input::kSquare;
+    Color side = kWhite;
     switch (op & 7) {
-      case 5: tracker.lever(at, kWhite, events); pressed = true; break;
-      case 6: tracker.lever(at, kBlack, events); pressed = true; break;
-      case 7: now += arg * 20; tracker.advance(Millis(now), events); break;
+      case 5: tracker.lever(at, kWhite, events); input = Input::kPress; break;
+      case 6: tracker.lever(at, kBlack, events); input = Input::kPress; side = kBlack; break;
+      case 7: now += arg * 20; tracker.advance(Millis(now), events); input = Input::kTime; break;
       default:
         tracker.square(at, Square(arg & 63), kCodes[((arg >> 6) | ((op & 3) << 2)) & 15], events);
         break;
     }
-    check(tracker, events, pressed);
+    check(tracker, events, input, side, press_credit);
   }
   return 0;
 }

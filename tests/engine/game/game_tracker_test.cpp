@@ -27,6 +27,29 @@ TEST(GameTracker, MoveCompletedCarriesBothClocksAfterThePress) {
   EXPECT_EQ(b.tracker.clock().running(), kBlack);
 }
 
+// interfaces.md §4 `clock`: a hardware clock's times reach the displays, once per change
+// of a whole second (a DGT 3000 reports more often than that).
+TEST(GameTracker, HardwareClockReadingsGiveClockEventsOncePerWholeSecond) {
+  BoardDriver b;
+  const auto reading = [&b](int at_ms, int white_ms, int black_ms) {
+    ClockReading r;
+    r.white = Millis(white_ms);
+    r.black = Millis(black_ms);
+    const std::size_t before = b.of(GameEventKind::kClock).size();
+    b.tracker.clock_reading(Millis(at_ms), r, b.events);
+    return b.of(GameEventKind::kClock).size() - before;
+  };
+  EXPECT_EQ(reading(100, 909900, 910000), 1u);  // the first reading
+  EXPECT_EQ(reading(400, 909600, 910000), 0u);  // the same whole seconds
+  EXPECT_EQ(reading(900, 909100, 910000), 0u);
+  EXPECT_EQ(reading(1100, 908900, 910000), 1u);  // 908 s now
+  const GameEvent* shown = b.last(GameEventKind::kClock);
+  EXPECT_EQ(shown->white_ms, 908900);  // the clock's own value (6.10.1)
+  EXPECT_EQ(shown->black_ms, 910000);
+  EXPECT_EQ(shown->running, kWhite);
+  EXPECT_EQ(reading(1200, 908800, 909000), 1u);  // Black's side changed (an arbiter's setting)
+}
+
 TEST(GameTracker, PressByTheSideWhoseClockDoesNotRunIsIgnored) {
   BoardDriver b;
   b.move("e2", "e4", 1000);
