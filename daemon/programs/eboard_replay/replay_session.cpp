@@ -1,5 +1,6 @@
 #include "daemon/programs/eboard_replay/replay_session.h"
 
+#include <algorithm>
 #include <variant>
 
 #include "engine/board/fen.h"
@@ -125,8 +126,20 @@ void ReplaySession::timed(const script::Body& body, engine::Millis at, engine::G
   }
 }
 
+// After the last line what stands on the board still settles: a mate found stable, a
+// pending placement analysed, a move completed by an earlier press, a board disarranged.
+// The clock is not run out: a script that ends is the end of a recording, not a clock
+// left running until a flag falls (the rules goldens rely on "the game goes on"); a flag
+// due before a board deadline still falls on the way. Bounded by a number of deadlines.
 void ReplaySession::finish(engine::GameEvents& out) {
-  if (tracker_) tracker_->advance(last_, out);
+  if (!tracker_) return;
+  tracker_->advance(last_, out);
+  constexpr int kMaxDeadlines = 1000;
+  for (int i = 0; i < kMaxDeadlines && !tracker_->ended(); ++i) {
+    const std::optional<engine::Millis> next = tracker_->recognizer().next_deadline();
+    if (!next) break;
+    tracker_->advance(std::max(*next, last_), out);
+  }
 }
 
 }  // namespace eboard::daemon

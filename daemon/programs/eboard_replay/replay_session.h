@@ -6,8 +6,10 @@
 // rules (the `rules` line or --rules, default fide-standard) with the `param` overrides,
 // the clock (the `clock` line or --clock, default the rule set's), the start position.
 // Before each timed line the tracker catches up with its deadlines (advance), so timers
-// fire at their own time, never late. finish() runs the deadlines up to the last line's
-// time only: a script that ends is not a clock left running for hours.
+// fire at their own time, never late. finish() then runs the board's deadlines after the
+// last line until none is left or the game has ended (bounded): a mate that becomes stable
+// after the last line ends the game. The clock is not run out to a flag: a script that
+// ends is the end of a recording.
 #pragma once
 
 #include <optional>
@@ -34,7 +36,7 @@ class ReplaySession {
   // One statement. On error (a bad FEN, rule set, parameter or clock) the message
   // without the `file:line:` prefix; the statement's line is statement.line.
   std::optional<std::string> feed(const script::Statement& statement, engine::GameEvents& out);
-  // Runs deadlines due by the last timed line.
+  // Runs the remaining deadlines after the last timed line (see above).
   void finish(engine::GameEvents& out);
 
   const std::string& board_id() const { return board_id_; }
