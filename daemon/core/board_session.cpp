@@ -93,8 +93,16 @@ BoardSession::BoardSession(std::string board_id, GameSetup setup, drivers::White
   // The configuration was validated at start-up; a failure here is a programming error.
   if (config) {
     rules_name_ = config->rules.name;
-    tracker_.emplace(std::move(config).value());
+    new_tracker(std::move(config).value());
   }
+}
+
+// Each game gets a fresh arbiter (rules.md D1-D14: ladders, windows and proposals belong to
+// one game); the old tracker, which points at the old arbiter, goes first.
+void BoardSession::new_tracker(engine::TrackerConfig config) {
+  tracker_.reset();
+  arbiter_.emplace();
+  tracker_.emplace(std::move(config), &*arbiter_);
 }
 
 std::optional<Error> BoardSession::resume(const BoardState& journal_state) {
@@ -110,7 +118,7 @@ std::optional<Error> BoardSession::resume(const BoardState& journal_state) {
   auto config = make_tracker_config(setup);
   if (!config) return Error{"board " + board_id_ + ": cannot resume the journal's game: " + config.error()};
   rules_name_ = config->rules.name;
-  tracker_.emplace(std::move(config).value());
+  new_tracker(std::move(config).value());
   ply_offset_ = s.moves_size();
   suppress_started_ = true;
   resumed_ = true;
@@ -304,7 +312,7 @@ std::optional<Error> BoardSession::start_game(const GameSetup& setup, Millis now
   auto config = make_tracker_config(setup);
   if (!config) return Error{config.error()};
   rules_name_ = config->rules.name;
-  tracker_.emplace(std::move(config).value());
+  new_tracker(std::move(config).value());
   sides_.reset();
   ply_offset_ = 0;
   suppress_started_ = false;

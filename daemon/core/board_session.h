@@ -25,6 +25,7 @@
 #include "eboard/v1/command.pb.h"
 #include "eboard/v1/frame.pb.h"
 #include "engine/game/game_tracker.h"
+#include "engine/rules/arbiter.h"
 #include "engine/util/result.h"
 
 namespace eboard::daemon {
@@ -81,6 +82,8 @@ class BoardSession {
   GameSetup setup_;
   drivers::ClockSides sides_;
   Publish publish_;
+  void new_tracker(engine::TrackerConfig config);
+  std::optional<engine::RulesArbiter> arbiter_;  // outlives the tracker that calls it
   std::optional<engine::GameTracker> tracker_;
   std::uint32_t game_id_ = 0;
   std::string rules_name_;
