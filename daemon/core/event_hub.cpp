@@ -71,7 +71,7 @@ std::uint32_t EventHub::publish(std::size_t board, eboard::v1::Event event) {
     deliver(board, event, frame);
     return seq;
   }
-  pending_.push_back(Pending{board, std::move(event), std::move(frame)});
+  pending_.events.push_back(Pending{board, std::move(event), std::move(frame)});
   if (!flush_scheduled_) {
     flush_scheduled_ = true;
     post_([this] { flush(); });
@@ -81,19 +81,49 @@ std::uint32_t EventHub::publish(std::size_t board, eboard::v1::Event event) {
 
 void EventHub::set_group_commit(Post post) {
   post_ = std::move(post);
+  if (post_ && !worker_) worker_ = std::make_unique<SyncWorker>();
   for (Board& b : boards_) {
     if (b.journal) b.journal->defer_sync(static_cast<bool>(post_));
   }
 }
 
+void EventHub::when_published(std::function<void()> then) {
+  if (!pending_.events.empty()) {
+    pending_.then.push_back(std::move(then));
+  } else if (!in_flight_.empty()) {
+    in_flight_.back().then.push_back(std::move(then));
+  } else {
+    then();
+  }
+}
+
 void EventHub::flush() {
   flush_scheduled_ = false;
+  std::vector<int> fds;
   for (Board& b : boards_) {
-    if (b.journal) b.journal->commit();
+    if (!b.journal) continue;
+    if (const int fd = b.journal->claim_sync(true); fd >= 0) fds.push_back(fd);
   }
-  std::vector<Pending> batch;
-  batch.swap(pending_);
-  for (const Pending& p : batch) deliver(p.board, p.event, p.frame);
+  Batch batch;
+  std::swap(batch, pending_);
+  if (fds.empty() && in_flight_.empty()) {
+    deliver(batch);
+    return;
+  }
+  // Even a batch without a sync of its own waits for the ones before it (seq order).
+  in_flight_.push_back(std::move(batch));
+  worker_->submit(std::move(fds), [this] { post_([this] { complete_front(); }); });
+}
+
+void EventHub::complete_front() {
+  Batch batch = std::move(in_flight_.front());
+  in_flight_.pop_front();
+  deliver(batch);
+}
+
+void EventHub::deliver(Batch& batch) {
+  for (const Pending& p : batch.events) deliver(p.board, p.event, p.frame);
+  for (auto& then : batch.then) then();
 }
 
 void EventHub::deliver(std::size_t board, const eboard::v1::Event& event, const SharedBytes& frame) {
@@ -126,9 +156,18 @@ std::vector<std::string> EventHub::replay(std::size_t board, std::uint32_t from)
 }
 
 void EventHub::sync_journals() {
-  for (Board& b : boards_) {
-    if (b.journal) b.journal->sync_if_dirty();
+  if (!worker_) {
+    for (Board& b : boards_) {
+      if (b.journal) b.journal->sync_if_dirty();
+    }
+    return;
   }
+  std::vector<int> fds;
+  for (Board& b : boards_) {
+    if (!b.journal) continue;
+    if (const int fd = b.journal->claim_sync(false); fd >= 0) fds.push_back(fd);
+  }
+  if (!fds.empty()) worker_->submit(std::move(fds), nullptr);
 }
 
 }  // namespace eboard::daemon

@@ -4,10 +4,12 @@
 //
 // Each event is serialised exactly once: the journal stores those bytes and every
 // consumer shares one buffer holding the length-delimited Frame built around them
-// (design.md "Event loop and I/O"). Single-threaded: called on the event loop only.
+// (design.md "Event loop and I/O"). Called on the event loop only; the only other thread
+// is the sync worker, which touches nothing here but the journals' fds.
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -17,6 +19,7 @@
 
 #include "daemon/core/board_state.h"
 #include "daemon/core/journal.h"
+#include "daemon/core/sync_worker.h"
 #include "eboard/v1/event.pb.h"
 
 namespace eboard::daemon {
@@ -35,11 +38,20 @@ class EventHub {
  public:
   explicit EventHub(const std::vector<std::string>& board_ids);
 
-  // Group commit (design.md "Nothing is lost" without an fdatasync per event): events
-  // are journalled at once but handed to listeners from a task posted with `post`, after
-  // one sync of the journals written to. Without it (tests) listeners are called at once.
+  // Group commit (design.md "Nothing is lost" without an fdatasync per event, and never
+  // on the loop): events are written to their journals at once and collected into a
+  // batch; a task posted with `post` closes the batch after the current handler and hands
+  // "sync these journals" (kAlways) to the sync worker thread; when the worker is done it
+  // posts the batch's delivery back to the loop. Batches are delivered in order; the loop
+  // serves every other board and consumer meanwhile. A batch that needs no sync and has
+  // no batch before it in flight is delivered at once. `post` must be thread-safe
+  // (asio::post). Without group commit (tests) listeners are called at once.
   using Post = std::function<void(std::function<void()>)>;
   void set_group_commit(Post post);
+
+  // Runs `then` after every event published so far has been handed to the listeners
+  // (at once when none is waiting): a command's ack follows the events it caused.
+  void when_published(std::function<void()> then);
 
   // Installs a board's journal and folds its stored events into the board's state, so
   // numbering continues after them. Call before publishing on that board.
@@ -60,7 +72,8 @@ class EventHub {
   const BoardState& state(std::size_t board) const { return boards_[board].state; }
   // Binary Events from the journal with seq in [from, last_seq]; empty without a journal.
   std::vector<std::string> replay(std::size_t board, std::uint32_t from) const;
-  // For FsyncPolicy::kInterval: sync every journal written to since the last call.
+  // For FsyncPolicy::kInterval: sync every journal written to since the last call, on
+  // the sync worker when group commit is on (else here).
   void sync_journals();
 
  private:
@@ -75,15 +88,24 @@ class EventHub {
     eboard::v1::Event event;
     SharedBytes frame;
   };
+  struct Batch {
+    std::vector<Pending> events;
+    std::vector<std::function<void()>> then;  // when_published() callbacks
+  };
   void deliver(std::size_t board, const eboard::v1::Event& event, const SharedBytes& frame);
+  void deliver(Batch& batch);
   void flush();
+  void complete_front();
 
   std::vector<Board> boards_;
   std::vector<EventListener*> listeners_;
   Post post_;
-  std::vector<Pending> pending_;
+  Batch pending_;               // written, not yet handed to the worker
+  std::deque<Batch> in_flight_;  // handed to the worker, in order
   bool flush_scheduled_ = false;
   std::string scratch_;
+  // Destroyed first: joins after finishing queued syncs, while the journals are open.
+  std::unique_ptr<SyncWorker> worker_;
 };
 
 // The length-delimited Frame{event} around an Event's binary form, without parsing it.

@@ -13,7 +13,8 @@
 // The journal keeps only the file offset of each record in memory, so a long history
 // costs 8 bytes an event; replays for `subscribe.from_seq` read the file with pread.
 // Writes are plain write(2) on the event-loop thread: a record is a few hundred bytes
-// and the file is local; fdatasync follows the configured FsyncPolicy.
+// into the page cache. fdatasync follows the configured FsyncPolicy and, in the daemon,
+// runs on the sync worker thread (sync_worker.h), never on the loop.
 #pragma once
 
 #include <cstdint>
@@ -50,13 +51,19 @@ class Journal {
   std::optional<Error> append(std::uint32_t seq, std::string_view event_bytes);
   // The binary Events with seq in [from, to], as stored (checksums verified).
   std::vector<std::string> read_range(std::uint32_t from, std::uint32_t to) const;
-  // fdatasync if records were written since the last sync (FsyncPolicy::kInterval).
+  // fdatasync if records were written since the last sync (on this thread).
   void sync_if_dirty();
-  // Group commit: with deferral on, kAlways leaves the sync to commit(), which the hub
-  // calls once per batch of events, before any of them is published.
+  // Group commit with the sync off the loop (event_hub.h, sync_worker.h): with deferral
+  // on, append() only writes; the hub then claims the file to sync. claim_sync() returns
+  // the fd to fdatasync when records were written since the last claim (for a batch,
+  // `for_batch`, only under kAlways; the interval timer claims under any policy but
+  // kNever), else -1, and clears the mark. The fd stays open while the journal lives.
   void defer_sync(bool on) { defer_ = on; }
-  void commit() {
-    if (policy_ == FsyncPolicy::kAlways) sync_if_dirty();
+  int claim_sync(bool for_batch) {
+    if (!dirty_ || fd_ < 0 || policy_ == FsyncPolicy::kNever) return -1;
+    if (for_batch && policy_ != FsyncPolicy::kAlways) return -1;
+    dirty_ = false;
+    return fd_;
   }
   const std::string& path() const { return path_; }
 

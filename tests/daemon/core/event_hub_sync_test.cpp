@@ -1,0 +1,160 @@
+// The hub's group commit with the journal sync off the loop (event_hub.h, sync_worker.h):
+// a batch under fsync `always` is published only after the worker thread synced it, in
+// seq order, with when_published() callbacks (command acks) after the batch's events.
+// The "loop" here is a task queue the test runs by hand; the only wait is for the worker
+// thread's completion (a condition variable, bounded), never a sleep.
+#include <unistd.h>
+
+#include <condition_variable>
+#include <deque>
+#include <filesystem>
+#include <mutex>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "daemon/core/event_hub.h"
+#include "daemon/core/sync_worker.h"
+
+namespace eboard::daemon {
+namespace {
+
+namespace v1 = eboard::v1;
+using namespace std::chrono_literals;
+
+// A thread-safe task queue standing in for asio::post + io_context.
+class Loop {
+ public:
+  void post(std::function<void()> task) {
+    {
+      std::lock_guard lock(mutex_);
+      tasks_.push_back(std::move(task));
+    }
+    ready_.notify_one();
+  }
+  // Runs the queued tasks; with `wait`, first waits (bounded) until one is queued.
+  std::size_t run(bool wait = false) {
+    std::size_t ran = 0;
+    for (;;) {
+      std::function<void()> task;
+      {
+        std::unique_lock lock(mutex_);
+        if (wait && ran == 0) ready_.wait_for(lock, 10s, [this] { return !tasks_.empty(); });
+        if (tasks_.empty()) return ran;
+        task = std::move(tasks_.front());
+        tasks_.pop_front();
+      }
+      task();
+      ++ran;
+    }
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<std::function<void()>> tasks_;
+};
+
+struct Recorder final : EventListener {
+  std::vector<std::string> seen;  // "board:seq", and "ack" for callbacks
+  void on_event(std::size_t board, const v1::Event& event, const SharedBytes&) override {
+    seen.push_back(std::to_string(board) + ":" + std::to_string(event.seq()));
+  }
+};
+
+v1::Event clock_event() {
+  v1::Event event;
+  event.mutable_clock()->set_white_ms(1000);
+  return event;
+}
+
+class EventHubSyncTest : public testing::Test {
+ protected:
+  std::string dir_ = testing::TempDir() + "hub_sync_" + std::to_string(::getpid());
+  void SetUp() override { std::filesystem::create_directories(dir_); }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  void attach(EventHub& hub, std::size_t board, FsyncPolicy policy) {
+    std::string warning;
+    auto journal = Journal::open(dir_ + "/" + std::to_string(board) + ".journal", policy,
+                                 [](const v1::Event&) {}, warning);
+    ASSERT_TRUE(journal.ok());
+    hub.attach_journal(board, std::move(journal).value(), BoardState(hub.board_id(board)));
+  }
+};
+
+TEST_F(EventHubSyncTest, AlwaysBatchIsPublishedAfterTheWorkerSyncedIt) {
+  Loop loop;
+  EventHub hub({"a", "b"});
+  hub.set_group_commit([&loop](std::function<void()> task) { loop.post(std::move(task)); });
+  attach(hub, 0, FsyncPolicy::kAlways);
+  attach(hub, 1, FsyncPolicy::kAlways);
+  Recorder recorder;
+  hub.add_listener(&recorder);
+  EXPECT_EQ(hub.publish(0, clock_event()), 1u);
+  EXPECT_EQ(hub.publish(1, clock_event()), 1u);
+  EXPECT_EQ(hub.publish(0, clock_event()), 2u);
+  hub.when_published([&] { recorder.seen.push_back("ack"); });
+  EXPECT_EQ(loop.run(), 1u);  // closes the batch, hands it to the worker
+  EXPECT_TRUE(recorder.seen.empty()) << "published before its sync";
+  // Meanwhile the loop goes on: another board's next event joins the next batch.
+  hub.publish(1, clock_event());
+  EXPECT_EQ(loop.run(), 1u);
+  EXPECT_TRUE(recorder.seen.empty());
+  while (recorder.seen.size() < 5) ASSERT_GT(loop.run(true), 0u) << "the worker never finished";
+  EXPECT_EQ(recorder.seen, (std::vector<std::string>{"0:1", "1:1", "0:2", "ack", "1:2"}));
+  EXPECT_EQ(hub.replay(0, 1).size(), 2u);  // written to the journal, in order
+}
+
+// A batch that needs no sync of its own (fsync never) still waits behind one in flight.
+TEST_F(EventHubSyncTest, BatchesStayInOrderBehindASync) {
+  Loop loop;
+  EventHub hub({"a", "b"});
+  hub.set_group_commit([&loop](std::function<void()> task) { loop.post(std::move(task)); });
+  attach(hub, 0, FsyncPolicy::kAlways);
+  attach(hub, 1, FsyncPolicy::kNever);
+  Recorder recorder;
+  hub.add_listener(&recorder);
+  hub.publish(0, clock_event());
+  loop.run();
+  hub.publish(1, clock_event());
+  loop.run();
+  EXPECT_TRUE(recorder.seen.empty());
+  while (recorder.seen.size() < 2) ASSERT_GT(loop.run(true), 0u);
+  EXPECT_EQ(recorder.seen, (std::vector<std::string>{"0:1", "1:1"}));
+  // Nothing in flight, nothing to sync: published by the closing task itself.
+  hub.publish(1, clock_event());
+  hub.when_published([&] { recorder.seen.push_back("ack"); });
+  EXPECT_EQ(loop.run(), 1u);
+  EXPECT_EQ(recorder.seen.back(), "ack");
+  EXPECT_EQ(recorder.seen[2], "1:2");
+}
+
+TEST_F(EventHubSyncTest, WhenPublishedRunsAtOnceWithNothingWaiting) {
+  EventHub hub({"a"});
+  bool ran = false;
+  hub.when_published([&] { ran = true; });
+  EXPECT_TRUE(ran);
+}
+
+TEST(SyncWorker, RunsRequestsInOrderOnItsOwnThread) {
+  std::mutex mutex;
+  std::vector<int> order;
+  std::vector<std::thread::id> threads;
+  {
+    SyncWorker worker;
+    for (int i = 0; i < 3; ++i) {
+      worker.submit({}, [&, i] {
+        std::lock_guard lock(mutex);
+        order.push_back(i);
+        threads.push_back(std::this_thread::get_id());
+      });
+    }
+  }  // the destructor finishes the queue before joining
+  EXPECT_EQ(order, (std::vector<int>{0, 1, 2}));
+  ASSERT_EQ(threads.size(), 3u);
+  EXPECT_NE(threads[0], std::this_thread::get_id());
+}
+
+}  // namespace
+}  // namespace eboard::daemon
