@@ -255,7 +255,11 @@ void Consumer::command(const v1::Command& request) {
   }
   *reply.mutable_ack() = context_.commands(request);
   reply.mutable_ack()->set_command_id(request.command_id());
-  send_frame(reply);
+  // The events the command caused wait for their journal sync (event_hub.h); the ack
+  // waits with them, so a client sees them before the ack that names their first seq.
+  context_.hub.when_published([self = shared_from_this(), reply = std::move(reply)] {
+    if (!self->closing_) self->send_frame(reply);
+  });
 }
 
 }  // namespace eboard::daemon

@@ -1,0 +1,53 @@
+// eboardd end to end, continued: the built-in demo (interfaces.md §2) ends, says how, and
+// does not flood the stream with clock mismatches; a command's ack follows the events it
+// caused. Real processes over real ptys and sockets; waits are bounded, never sleeps.
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "tests/daemon/core/e2e_helpers.h"
+
+namespace eboard::daemon {
+namespace {
+
+using namespace testing_support;
+
+// The events a command causes wait for their journal sync (fsync `always`, done off the
+// loop); the ack must not overtake them: by the time the ack (naming the first event's
+// seq) arrives, that event has arrived.
+TEST(DaemonDemoE2e, AckFollowsTheEventsItCaused) {
+  const std::string dir = temp_dir();
+  auto args = daemon_args(dir, "e2e=sim:" + kScript);
+  *std::find(args.begin(), args.end(), "never") = "always";
+  Child daemon(args);
+  ASSERT_TRUE(ready(daemon)) << daemon.err();
+  ASSERT_TRUE(daemon.wait_for_stdout("moveCompleted", 20s));
+  Client client(dir + "/events.sock");
+  ASSERT_TRUE(client.connected());
+  ASSERT_TRUE(client.next([](const v1::Frame& f) { return f.has_hello(); }, 5s));
+  for (std::uint32_t id = 1; id <= 5; ++id) {
+    v1::Frame frame;
+    v1::Command* command = frame.mutable_command();
+    command->set_command_id(id);
+    command->set_board_id("e2e");
+    command->mutable_add_time()->set_side(id % 2 ? v1::SIDE_WHITE : v1::SIDE_BLACK);
+    command->mutable_add_time()->set_delta_ms(1000);
+    ASSERT_TRUE(client.send(frame));
+    std::uint32_t last_event_seq = 0;
+    const auto ack = client.next(
+        [&](const v1::Frame& f) {
+          if (f.has_event()) last_event_seq = std::max(last_event_seq, f.event().seq());
+          return f.has_ack() && f.ack().command_id() == id;
+        },
+        5s);
+    ASSERT_TRUE(ack) << "no ack for command " << id;
+    ASSERT_TRUE(ack->ack().ok()) << ack->ack().error();
+    ASSERT_GT(ack->ack().seq(), 0u);
+    EXPECT_GE(last_event_seq, ack->ack().seq()) << "command " << id << ": ack before its events";
+  }
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace eboard::daemon
