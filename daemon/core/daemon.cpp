@@ -154,9 +154,6 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
   asio::io_context io(1);
   hub.set_group_commit([&io](std::function<void()> task) { asio::post(io, std::move(task)); });
   const SteadyTime epoch = clock.now();
-  const auto now_ms = [&clock, epoch] {
-    return std::chrono::duration_cast<Millis>(clock.now() - epoch);
-  };
 
   std::vector<Board> boards(config.boards.size());
   for (std::size_t i = 0; i < boards.size(); ++i) {
@@ -219,7 +216,10 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
       spec.driver = "dgt";
       spec.device = link;
     }
-    board.link = std::make_unique<DeviceLink>(io, clock, epoch, spec, *board.session, say);
+    // A sped-up emulator's game runs on a sped-up time line (device_link.h).
+    const double time_scale = board.sim && sim_speed > 0 ? sim_speed : 1.0;
+    board.link = std::make_unique<DeviceLink>(io, clock, epoch, spec, *board.session, say,
+                                              time_scale);
   }
 
   ConsumerContext context{hub,
@@ -231,7 +231,8 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
                               ack.set_error("command.board_id: no board '" + command.board_id() + "'");
                               return ack;
                             }
-                            ack = boards[*board].session->command(command, now_ms());
+                            ack = boards[*board].session->command(command,
+                                                                  boards[*board].link->session_now());
                             boards[*board].link->reschedule();
                             return ack;
                           },

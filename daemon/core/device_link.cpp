@@ -1,5 +1,7 @@
 #include "daemon/core/device_link.h"
 
+#include <algorithm>
+
 #include "drivers/transport/serial_ports.h"
 
 namespace eboard::daemon {
@@ -14,19 +16,23 @@ constexpr auto kProbeTime = std::chrono::seconds(3);
 }  // namespace
 
 DeviceLink::DeviceLink(asio::io_context& io, const Clock& clock, SteadyTime epoch,
-                       drivers::BoardSpec spec, BoardSession& session, Log log)
+                       drivers::BoardSpec spec, BoardSession& session, Log log,
+                       double time_scale)
     : io_(io),
       clock_(clock),
       epoch_(epoch),
       spec_(std::move(spec)),
       session_(session),
       log_(std::move(log)),
-      timer_(io) {}
+      timer_(io),
+      time_scale_(time_scale > 0 ? time_scale : 1.0) {}
 
 DeviceLink::~DeviceLink() { stop(); }
 
 Millis DeviceLink::now_ms() const {
-  return std::chrono::duration_cast<Millis>(clock_.now() - epoch_);
+  if (time_scale_ == 1.0) return std::chrono::duration_cast<Millis>(clock_.now() - epoch_);
+  const std::chrono::duration<double, std::milli> real = clock_.now() - epoch_;
+  return std::chrono::duration_cast<Millis>(real * time_scale_);
 }
 
 void DeviceLink::start() {
@@ -257,13 +263,19 @@ void DeviceLink::rearm_timer() {
     if (const auto deadline = driver_.next_deadline()) earliest(*deadline);
   }
   if (probe_deadline_) earliest(*probe_deadline_);
-  if (const auto game = session_.next_deadline()) earliest(epoch_ + *game);
+  if (const auto game = session_.next_deadline()) {
+    // Rounded up, so that now_ms() has reached the deadline when the timer fires.
+    const std::chrono::duration<double, std::milli> real(game->count() / time_scale_);
+    earliest(epoch_ + std::chrono::ceil<SteadyTime::duration>(real));
+  }
+  wake_ = wake;
   if (!wake) {
     timer_.cancel();
     return;
   }
-  // The timer runs on the real steady clock; SystemClock shares its epoch.
-  timer_.expires_at(*wake);
+  // The asio timer waits on the real steady clock for the time left on clock_ (the same
+  // thing with SystemClock); a ManualClock's test calls on_timer() itself.
+  timer_.expires_after(std::max(SteadyTime::duration::zero(), *wake - clock_.now()));
   timer_.async_wait([this](const error_code& error) {
     if (!error) on_timer();
   });

@@ -34,8 +34,13 @@ class DeviceLink {
  public:
   using Log = std::function<void(const std::string&)>;
 
+  // `time_scale`: how much faster than real time the board's game runs. 1 for a real
+  // board; a `sim:` board's emulator speed, so the game tracker's clock model and timings
+  // run at the emulated clock's pace (with 1 a 10x emulator's clock disagrees with the
+  // model by 9 s a second). Only the game's time line is scaled; the driver's link
+  // timeouts stay in real time.
   DeviceLink(boost::asio::io_context& io, const Clock& clock, SteadyTime epoch,
-             drivers::BoardSpec spec, BoardSession& session, Log log);
+             drivers::BoardSpec spec, BoardSession& session, Log log, double time_scale = 1.0);
   ~DeviceLink();
   DeviceLink(const DeviceLink&) = delete;
   DeviceLink& operator=(const DeviceLink&) = delete;
@@ -43,6 +48,13 @@ class DeviceLink {
   void start();
   void stop();
   bool connected() const { return port_.has_value() && !probing_; }
+  // `now` on the board's game time line (what BoardSession calls take).
+  Millis session_now() const { return now_ms(); }
+  // When the link's timer is due (the earliest of reconnect, probe, driver and game
+  // deadlines), and its handler: the daemon's asio timer calls on_timer() then; tests
+  // with a ManualClock advance it to next_wake() and call on_timer() themselves.
+  std::optional<SteadyTime> next_wake() const { return wake_; }
+  void on_timer();
   // Re-arms the timer after something outside the link (a command) moved a deadline.
   void reschedule() { rearm_timer(); }
   // Queues a clock command on the driver (DGT 3000 display texts, daemon/sinks); false
@@ -61,7 +73,6 @@ class DeviceLink {
   void flush();
   void handle(drivers::DecoderOutput& out);
   void rearm_timer();
-  void on_timer();
 
   boost::asio::io_context& io_;
   const Clock& clock_;
@@ -85,6 +96,8 @@ class DeviceLink {
   std::size_t next_candidate_ = 0;
   std::optional<SteadyTime> probe_deadline_;
   std::string device_path_;
+  double time_scale_ = 1.0;
+  std::optional<SteadyTime> wake_;
 };
 
 }  // namespace eboard::daemon

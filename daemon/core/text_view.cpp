@@ -41,6 +41,37 @@ std::string side_name(v1::Side side) {
   return side == v1::SIDE_WHITE ? "white" : side == v1::SIDE_BLACK ? "black" : "none";
 }
 
+// How a game ended, in words an arbiter reads at a glance (the enum names are for
+// programs): "1-0: White wins by resignation (...); proposed, ...".
+std::string game_end_text(const v1::GameEnded& g) {
+  const std::string& r = g.result();
+  std::string text = r + ": ";
+  text += r == "1-0" ? "White wins" : r == "0-1" ? "Black wins" : r == "1/2-1/2" ? "draw" : "no result";
+  switch (g.termination()) {
+    case v1::TERMINATION_CHECKMATE: text += " by checkmate"; break;
+    case v1::TERMINATION_STALEMATE: text += " by stalemate"; break;
+    case v1::TERMINATION_TIME_FORFEIT: text += " on time"; break;
+    case v1::TERMINATION_TIMEOUT_VS_INSUFFICIENT: text += ": flag fell, no mating material"; break;
+    case v1::TERMINATION_BOTH_FLAGS: text += ": both flags fell"; break;
+    case v1::TERMINATION_ILLEGAL_MOVE: text += " by a second illegal move"; break;
+    case v1::TERMINATION_FIVEFOLD_REPETITION: text += " by fivefold repetition"; break;
+    case v1::TERMINATION_SEVENTY_FIVE_MOVES: text += " by the 75-move rule"; break;
+    case v1::TERMINATION_DEAD_POSITION: text += ": dead position"; break;
+    case v1::TERMINATION_AGREEMENT: text += " by agreement"; break;
+    case v1::TERMINATION_RESIGNATION: text += " by resignation"; break;
+    case v1::TERMINATION_ARBITER: text += " by the arbiter's decision"; break;
+    case v1::TERMINATION_THREEFOLD_CLAIM: text += " on a threefold repetition claim"; break;
+    case v1::TERMINATION_FIFTY_MOVE_CLAIM: text += " on a fifty-move claim"; break;
+    case v1::TERMINATION_ILLEGAL_MOVE_CLAIM: text += " on an illegal-move claim"; break;
+    case v1::TERMINATION_ILLEGAL_POSITION: text += ": illegal position"; break;
+    case v1::TERMINATION_PENALTY_LADDER: text += " by the penalty ladder"; break;
+    default: break;
+  }
+  if (!g.description().empty()) text += " (" + g.description() + ")";
+  if (g.proposed()) text += "; proposed: the game ends when the arbiter confirms it";
+  return text;
+}
+
 std::string kind_name(const v1::Event& event) {
   const auto* field = v1::Event::descriptor()->FindFieldByNumber(event.kind_case());
   return field ? field->camelcase_name() : "unknown";
@@ -88,9 +119,7 @@ std::string event_line(const v1::Event& e) {
       line << " " << e.restore_requested().fen();
       break;
     case v1::Event::kGameEnded:
-      line << " " << e.game_ended().result() << " "
-           << v1::Termination_Name(e.game_ended().termination())
-           << (e.game_ended().proposed() ? " (proposed)" : "");
+      line << " " << game_end_text(e.game_ended());
       break;
     case v1::Event::kDeviceStatus:
       line << " " << v1::DeviceState_Name(e.device_status().state()) << " "

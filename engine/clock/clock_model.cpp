@@ -244,9 +244,17 @@ std::vector<ClockEvent> ClockModel::observe(const ClockReading& reading, ClockTi
   std::vector<ClockEvent> events = advance(now);
   const auto differs = [&](ClockField field, long long clock_value, long long model_value,
                            long long tolerance) {
-    if (std::llabs(clock_value - model_value) > tolerance) {
-      events.push_back(ClockMismatch{now, field, clock_value, model_value});
+    auto& last = reported_[static_cast<std::size_t>(field)];
+    if (std::llabs(clock_value - model_value) <= tolerance) {
+      last.reset();  // resolved: a recurrence is news again
+      return;
     }
+    const bool news = !last || (tolerance > 0 ? std::llabs((clock_value - model_value) -
+                                                           (last->first - last->second)) > tolerance
+                                              : *last != std::pair{clock_value, model_value});
+    if (!news) return;
+    last = std::pair{clock_value, model_value};
+    events.push_back(ClockMismatch{now, field, clock_value, model_value});
   };
   const long long tolerance = options_.mismatch_tolerance.count();
   differs(ClockField::kWhiteMs, reading.white.count(), sides_[kWhite].main.count(), tolerance);

@@ -29,6 +29,7 @@
 
 #include <array>
 #include <optional>
+#include <utility>
 #include <vector>
 
 #include "engine/clock/clock_events.h"
@@ -82,7 +83,11 @@ class ClockModel {
   std::vector<ClockEvent> advance(ClockTime now);
 
   // A hardware clock's report at `now`: mismatches beyond the tolerance, then its times
-  // are adopted.
+  // are adopted. A mismatch is reported when it starts, and again only when it changes
+  // materially (a time difference moving by more than the tolerance, a count or running
+  // side taking another value) or recurs after a report that agreed: a clock that keeps
+  // disagreeing in the same way (a counter one off, a clock running at another rate)
+  // would otherwise repeat the same report with every reading.
   std::vector<ClockEvent> observe(const ClockReading& reading, ClockTime now);
 
   // Queries. `now` must not be earlier than the last call's.
@@ -131,6 +136,8 @@ class ClockModel {
   std::chrono::milliseconds turn_used_{0};   // running time of the current turn
   std::chrono::milliseconds delay_left_{0};  // simple delay still free in this turn
   bool flag_fell_this_turn_ = false;
+  // The last reported mismatch per ClockField, (clock, model), while it lasts.
+  std::array<std::optional<std::pair<long long, long long>>, 5> reported_{};
 };
 
 }  // namespace eboard::engine

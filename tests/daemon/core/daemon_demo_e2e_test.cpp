@@ -13,6 +13,38 @@ namespace {
 
 using namespace testing_support;
 
+// The demo game (43 plies, a result gesture at the end) through the emulator at 50x. The
+// emulated clock runs 50x too; the game's time line follows it (device_link.h), so the
+// hardware clock and the model agree, and a disagreement that remains is reported when
+// it starts rather than with every reading (clock_model.h). Before: a clockMismatch per
+// clock report, about 100 in this game, and on after the game ended.
+TEST(DaemonDemoE2e, DemoEndsAtTheResultWithoutAMismatchFlood) {
+  Child daemon({kBin + "/eboardd", "--demo-speed", "50", "--print", "json"});
+  ASSERT_EQ(daemon.wait(90s), 0) << daemon.err();
+  const auto events = parse_events(daemon.out());
+  expect_gap_free(events);
+  const v1::Event* end = game_end(events);
+  ASSERT_NE(end, nullptr) << daemon.err();
+  EXPECT_EQ(end->game_ended().result(), "1-0");
+  EXPECT_EQ(moves_of(events).size(), 43u);
+  std::size_t mismatches = 0;
+  for (const auto& e : events) {
+    if (!e.has_clock_mismatch()) continue;
+    ++mismatches;
+    EXPECT_LT(e.seq(), end->seq()) << "a clockMismatch after the game ended";
+  }
+  EXPECT_LT(mismatches, 43u) << "more clock mismatches than moves";
+}
+
+TEST(DaemonDemoE2e, TextViewSaysPlainlyHowTheGameEnded) {
+  Child daemon({kBin + "/eboardd", "--demo-speed", "50"});
+  ASSERT_EQ(daemon.wait(90s), 0) << daemon.err();
+  EXPECT_NE(daemon.out().find("gameEnded 1-0: White wins by resignation (result gesture on the "
+                              "board: 1-0); proposed: the game ends when the arbiter confirms it"),
+            std::string::npos)
+      << daemon.out().substr(daemon.out().size() > 2000 ? daemon.out().size() - 2000 : 0);
+}
+
 // The events a command causes wait for their journal sync (fsync `always`, done off the
 // loop); the ack must not overtake them: by the time the ack (naming the first event's
 // seq) arrives, that event has arrived.
