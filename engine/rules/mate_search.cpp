@@ -114,7 +114,7 @@ bool HelpmateSearch::lds(int depth, int discrepancies, int ply) {
   if (moves.size() == 1 && ply < kMaxLinePly && depth > 0) ++depth;
   if (depth == 0) return false;
   const Key key = pos_.key();
-  if (tt_failed(key, depth, discrepancies)) return false;
+  if (use_tt_ && tt_failed(key, depth, discrepancies)) return false;
   if (goal_ == SearchGoal::kForcedMateInOne) {
     if (us != winner_ && forced_mate_in_one(moves)) return true;
   } else if (us == winner_ && mate_in_one(moves)) {
@@ -134,7 +134,7 @@ bool HelpmateSearch::lds(int depth, int discrepancies, int ply) {
     }
     if (aborted_) return false;
   }
-  tt_store(key, depth, discrepancies);
+  if (use_tt_) tt_store(key, depth, discrepancies);
   return false;
 }
 
@@ -170,7 +170,10 @@ bool HelpmateSearch::attempt(const Position& root, Square corner, std::uint64_t 
 
 SearchResult HelpmateSearch::find_helpmate(const Position& root, Color winner,
                                            std::uint64_t node_limit, SearchGoal goal) {
-  if (tt_.empty()) tt_.resize(kTtSize);
+  // A quick search revisits almost nothing: the table would only cost cache misses (and
+  // its 2 MB on the first call).
+  use_tt_ = node_limit > kQuickBudget;
+  if (use_tt_ && tt_.empty()) tt_.resize(kTtSize);
   goal_ = goal;
   winner_ = winner;
   nodes_ = 0;

@@ -77,6 +77,7 @@ class HelpmateSearch {
   std::vector<Move> line_;  // built backwards while unwinding
   std::vector<TtEntry> tt_;
   std::uint32_t generation_ = 0;
+  bool use_tt_ = true;
   std::vector<Key> visited_;  // open addressing, 0 = empty
   std::size_t visited_count_ = 0;
 };

@@ -85,16 +85,14 @@ Analysis WinnabilityAnalyzer::analyse(const Position& pos, Color side, AnalysisM
     }
     return false;
   };
+  // The static proofs first: in live use (D7 after every move, quick mode) only an
+  // "unwinnable" for both colours changes anything, and they are the cheap way to it.
+  if (may_be_blocked(pos) && cannot_mate(analyse_blocked(pos), side))
+    return unwinnable(VerdictReason::kBlockedStructure);
   if (mode == AnalysisMode::kQuick) {
-    // Live use (D7 after every move): most positions are winnable and a short greedy
-    // helpmate proves it in a few nodes, so it runs before the structural analysis.
-    if (node_limit > 0 && settle(search_.find_helpmate(pos, side, node_limit))) return a;
-    if (cannot_mate(analyse_blocked(pos), side))
-      return unwinnable(VerdictReason::kBlockedStructure);
+    if (node_limit > 0) settle(search_.find_helpmate(pos, side, node_limit));
     return a;
   }
-  if (cannot_mate(analyse_blocked(pos), side))
-    return unwinnable(VerdictReason::kBlockedStructure);
   if (node_limit == 0) return a;
 
   // The helpmate search first (it settles nearly every real position in a few hundred
@@ -108,7 +106,7 @@ Analysis WinnabilityAnalyzer::analyse(const Position& pos, Color side, AnalysisM
 
 bool statically_unwinnable(const Position& pos, Color winner) {
   return material_verdict(pos, winner).verdict == Verdict::kUnwinnable ||
-         cannot_mate(analyse_blocked(pos), winner);
+         (may_be_blocked(pos) && cannot_mate(analyse_blocked(pos), winner));
 }
 
 Verdict WinnabilityAnalyzer::dead_position(const Position& pos, AnalysisMode mode,

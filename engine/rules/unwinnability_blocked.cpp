@@ -142,6 +142,12 @@ Bitboard movable(const Position& pos, Bitboard frozen) {
 
 }  // namespace
 
+bool may_be_blocked(const Position& pos) {
+  const Bitboard occupied = pos.pieces();
+  return ((pos.pieces(kWhite, kPawn) & south(occupied)) |
+          (pos.pieces(kBlack, kPawn) & north(occupied))) != 0;
+}
+
 BlockedAnalysis analyse_blocked(const Position& pos) {
   Bitboard frozen = pos.pieces() & ~pos.pieces(kKing);
   if (Square ep = pos.en_passant_square(); ep != kNoSquare) {

@@ -46,6 +46,13 @@ struct BlockedAnalysis {
 
 BlockedAnalysis analyse_blocked(const Position& pos);
 
+// Whether analyse_blocked() is worth its ~1 µs: some pawn has a unit right in front of
+// it (every pawn of F needs one). With no pawn in F, F can only be a crowd of pieces
+// walling each other in, and with F empty every square is in the winner's cover unless
+// it has a lone king (which the material rules already decide). Skipping a proof never
+// makes a verdict wrong; at worst it leaves one open.
+bool may_be_blocked(const Position& pos);
+
 // True when the analysis proves that `winner` can never mate: on no square the loser's
 // king can reach can it be checked with every flight square taken (each neighbour must
 // be held by a unit of the loser or attacked by the winner).

@@ -28,9 +28,9 @@ constexpr const char* kUsage =
     "  W:<verdict> B:<verdict> <fen>\n"
     "where a verdict is winnable, unwinnable or undetermined: can that side checkmate by\n"
     "some series of legal moves (FIDE 6.9, 5.2.2)? Never a wrong winnable/unwinnable.\n"
-    "  --quick        static reasoning and a tiny greedy helpmate search (16 nodes;\n"
-    "                 microseconds a position)\n"
-    "  --max-nodes N  search budget per side in full mode (default 500000)\n"
+    "  --quick        static reasoning only (about a microsecond a query); with\n"
+    "                 --max-nodes N also a greedy helpmate search of N nodes\n"
+    "  --max-nodes N  search budget per side (full mode default 500000, quick 0)\n"
     "  --stats        afterwards print verdict counts and the time per query (mean, max;\n"
     "                 wall and thread CPU time) on stderr\n";
 

@@ -108,17 +108,18 @@ TEST(Unwinnability, SmallReachableSpaceIsSearchedExhaustively) {
   EXPECT_EQ(a.reason, VerdictReason::kSearchExhausted);
 }
 
-// Quick mode (live dead-position checks) proves "winnable" with a tiny greedy search:
-// the line must be a real helpmate, and the node budget is respected.
+// Quick mode given a budget proves "winnable" with a tiny greedy search: the line must
+// be a real helpmate, and the node budget is respected.
 TEST(Unwinnability, QuickModeFindsShortHelpmates) {
+  constexpr std::uint64_t kBudget = 16;
   const char* kBackRank = "6k1/5ppp/8/8/8/8/8/R3K3 w - -";
-  Analysis a = analyse_winnability(fen(kBackRank), kWhite, AnalysisMode::kQuick);
+  Analysis a = analyse_winnability(fen(kBackRank), kWhite, AnalysisMode::kQuick, kBudget);
   expect_mating_line(kBackRank, a, kWhite);
-  EXPECT_LE(a.nodes, kDefaultQuickNodeLimit);
+  EXPECT_LE(a.nodes, kBudget);
   // The start position: a short helpmate exists for either side (fool's mate style).
   for (Color c : {kWhite, kBlack}) {
-    Analysis s = analyse_winnability(Position(), c, AnalysisMode::kQuick);
-    EXPECT_LE(s.nodes, kDefaultQuickNodeLimit);
+    Analysis s = analyse_winnability(Position(), c, AnalysisMode::kQuick, kBudget);
+    EXPECT_LE(s.nodes, kBudget);
     if (s.verdict == Verdict::kWinnable) {
       Position pos;
       for (Move m : s.line) {
@@ -130,7 +131,7 @@ TEST(Unwinnability, QuickModeFindsShortHelpmates) {
   }
   // A locked position is never called winnable, whatever the budget.
   EXPECT_NE(analyse_winnability(fen("7b/1k5B/7b/8/1p1p1p1p/1PpP1P1P/2P3K1/N7 b - -"), kBlack,
-                                AnalysisMode::kQuick)
+                                AnalysisMode::kQuick, kBudget)
                 .verdict,
             Verdict::kWinnable);
 }
