@@ -123,7 +123,26 @@ std::optional<Error> BoardSession::resume(const BoardState& journal_state) {
   suppress_started_ = true;
   resumed_ = true;
   awaiting_dump_ = true;
+  restore_clocks(s);
   return std::nullopt;
+}
+
+// The fresh tracker's clock model would start from the time control (crediting a
+// start_and_press increment again); the game's clocks continue from the journal's last
+// times instead (the snapshot folds every clock and moveCompleted event). The model is
+// started now, at the start of this session's time line, with the side to move running,
+// and given those times as a reading; what that produces (the suppressed start, the start
+// increment, the mismatch against the fresh model) is bookkeeping, not news, and is not
+// published. A hardware clock's first report then corrects the time spent while down.
+void BoardSession::restore_clocks(const v1::Snapshot& s) {
+  if (s.white_ms() <= 0 && s.black_ms() <= 0) return;  // no clock time journalled yet
+  engine::ClockReading times;
+  times.white = Millis(s.white_ms());
+  times.black = Millis(s.black_ms());
+  engine::GameEvents dropped;
+  tracker_->clock_reading(Millis{0}, times, dropped);
+  if (s.paused()) tracker_->pause_clock(Millis{0}, true, dropped);
+  suppress_started_ = false;  // its gameStarted was among the dropped events
 }
 
 void BoardSession::publish_event(v1::Event event) {

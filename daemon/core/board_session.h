@@ -9,7 +9,12 @@
 // gameStarted is not repeated). The first full dump after a (re)connect is then judged
 // against the committed position together with the clock's running side
 // (recovery.h): moves made while nobody listened are completed as `recovered`; anything
-// else publishes restoreRequested and nothing is guessed.
+// else publishes restoreRequested and nothing is guessed. The clocks continue from the
+// journal's last times (restore_clocks), not from the time control's start; the model's
+// per-side move counts restart at 0, so a `by_move_count` period change after a restart
+// comes late (known gap). The DGT board's own change log (protocols.md §1.11) is not read:
+// the driver decodes a ChangeLog reply but has no request for it, and the read-out blocks
+// the port for seconds; the dump and the clock's running side are the evidence.
 #pragma once
 
 #include <cstdint>
@@ -75,6 +80,7 @@ class BoardSession {
   // until `final`. Returns true when decided.
   bool judge_dump(Millis now, bool final);
   void clock_reading(const drivers::ClockReading& reading, Millis now);
+  void restore_clocks(const eboard::v1::Snapshot& snapshot);
   std::optional<Error> start_game(const GameSetup& setup, Millis now);
   eboard::v1::Ack run_action(const eboard::v1::Command& command, Millis now);
 

@@ -125,6 +125,44 @@ TEST_F(SessionTest, ResumesAtTheLastMoveAndRecoversMovesMadeWhileDown) {
   EXPECT_EQ(completed(), (std::vector<std::string>{"3:g1f3R", "4:b8c6"}));
 }
 
+// Issue 6 gap: the resumed clock model started from the time control again (180 s plus a
+// start increment); it continues from the journal's times.
+TEST_F(SessionTest, ResumedClocksContinueFromTheJournal) {
+  {
+    BoardSession first("b1", setup(), drivers::WhiteSetting::kLeft, publish());
+    int t = 0;
+    first.on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(t));
+    first.advance(milliseconds(t += 20000));  // White thinks for 20 s
+    play(first, sq('e', 2), sq('e', 4), drivers::Piece::kWhitePawn, ClockSide::kLeft, t);
+    play(first, sq('e', 7), sq('e', 5), drivers::Piece::kBlackPawn, ClockSide::kRight, t);
+  }
+  const BoardState journal = state_;
+  const std::int64_t white_before = journal.snapshot().white_ms();
+  ASSERT_LT(white_before, 170000);
+  events_.clear();
+  BoardSession second("b1", setup(), drivers::WhiteSetting::kLeft, publish());
+  ASSERT_FALSE(second.resume(journal).has_value());
+  EXPECT_TRUE(events_.empty()) << "restoring the clocks is not news";
+  second.on_link_up();
+  second.on_sensor(drivers::PlacementSeen{placement_of(
+                       "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")},
+                   milliseconds(0));
+  second.on_sensor(drivers::ClockAbsent{}, milliseconds(10));
+  int t = 10;
+  play(second, sq('g', 1), sq('f', 3), drivers::Piece::kWhiteKnight, ClockSide::kLeft, t);
+  const v1::Event* move = nullptr;
+  for (const auto& e : events_) {
+    EXPECT_FALSE(e.has_increment_credited() && move == nullptr) << "start increment credited again";
+    if (e.has_move_completed()) move = &e;
+  }
+  ASSERT_NE(move, nullptr);
+  // White's clock ran from the journal's time for the 2.2 s of the move (its increment
+  // may be included): not from 182 s.
+  EXPECT_NEAR(static_cast<double>(move->move_completed().white_ms()),
+              static_cast<double>(white_before - 2210), 2100.0);
+  EXPECT_EQ(move->move_completed().black_ms(), journal.snapshot().black_ms());
+}
+
 TEST_F(SessionTest, UnexplainedDifferenceAfterRestartAsksForARestore) {
   BoardState journal("b1");
   {
