@@ -108,7 +108,9 @@ bool HelpmateSearch::lds(int depth, int discrepancies, int ply) {
   if (us == winner_ && pos_.pieces(winner_) == pos_.pieces(winner_, kKing)) return false;
   MoveList moves;
   generate_legal(pos_, moves);
-  if (moves.empty()) return us != winner_ && pos_.in_check();
+  // A mate reached on the way is the goal only for a helpmate: S4 13c(2) asks for a
+  // position whose side to move has moves, all of them allowing a mate in one.
+  if (moves.empty()) return goal_ == SearchGoal::kCheckmate && us != winner_ && pos_.in_check();
   // A forced move costs no depth (CHA's idea: such positions are advanced trivially);
   // the ply cap keeps the recursion bounded.
   if (moves.size() == 1 && ply < kMaxLinePly && depth > 0) ++depth;
@@ -254,7 +256,8 @@ SearchResult HelpmateSearch::explore_all(const Position& root, Color winner,
     return result;
   }
   if (stack.back().moves.empty()) {
-    result.outcome = pos_.in_check() && pos_.side_to_move() != winner
+    result.outcome = goal == SearchGoal::kCheckmate && pos_.in_check() &&
+                             pos_.side_to_move() != winner
                          ? SearchOutcome::kMateFound
                          : SearchOutcome::kExhausted;
     return result;
@@ -286,7 +289,7 @@ SearchResult HelpmateSearch::explore_all(const Position& root, Color winner,
     child.via = m;
     generate_legal(pos_, child.moves);
     if (child.moves.empty()) {
-      if (pos_.in_check() && pos_.side_to_move() != winner) {
+      if (goal == SearchGoal::kCheckmate && pos_.in_check() && pos_.side_to_move() != winner) {
         stack.push_back(child);
         result.outcome = SearchOutcome::kMateFound;
         result.line = line_to_here();

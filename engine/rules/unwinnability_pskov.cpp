@@ -2,6 +2,17 @@
 
 namespace eboard::engine {
 
+// rules.md §4.55: K+N+N (or less) against a bare king, no pawns. Every position it can
+// lead to has that material or less (K+N v K never mates at all), and
+// UnwinnabilityCorpus.TwoKnightsNeverForceMateInOne enumerates every placement of
+// K+N+N v K with the bare king to move: none has a legal move while all of them allow a
+// mate in one. So no S4 13c(2) position can arise.
+bool knights_against_bare_king(const Position& pos, Color side) {
+  const Bitboard ours = pos.pieces(side) & ~pos.pieces(kKing);
+  return pos.pieces(kPawn) == 0 && pos.pieces(~side) == pos.pieces(~side, kKing) &&
+         ours == pos.pieces(side, kKnight) && popcount(ours) <= 2;
+}
+
 Analysis analyse_pskov(WinnabilityAnalyzer& analyzer, const Position& pos, Color side,
                        AnalysisMode mode, std::uint64_t node_limit) {
   Analysis helpmate = analyzer.analyse(pos, side, mode, node_limit);
@@ -11,6 +22,11 @@ Analysis analyse_pskov(WinnabilityAnalyzer& analyzer, const Position& pos, Color
   if (pos.side_to_move() != side && count_legal(pos) == 0 && pos.in_check()) {
     a.verdict = Verdict::kWinnable;  // already mated
     a.reason = VerdictReason::kForcedMateInOne;
+    return a;
+  }
+  if (knights_against_bare_king(pos, side)) {
+    a.verdict = Verdict::kUnwinnable;
+    a.reason = VerdictReason::kMaterial;
     return a;
   }
   if (node_limit == 0) return a;

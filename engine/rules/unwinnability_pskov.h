@@ -4,7 +4,8 @@
 //
 // Our reading: some series of legal moves reaches a position with the opponent to move,
 // having at least one legal move, in which every legal move allows the claimant a mate
-// in one (or the opponent is already checkmated). Such a position is a helpmate's
+// in one (or, at the root only, the opponent is already checkmated: a mate reached on
+// the way is not such a position, rules.md §4.55). Such a position is a helpmate's
 // second-to-last step, so "unwinnable" under fide_helpmate implies unwinnable here; the
 // winnable proof is the line to such a position, found by the same searches with the
 // goal changed.
@@ -13,6 +14,9 @@
 #include "engine/rules/unwinnability_analyzer.h"
 
 namespace eboard::engine {
+
+// K+N+N or less against a bare king, no pawns: never a forced mate in one (rules.md §4.55).
+bool knights_against_bare_king(const Position& pos, Color side);
 
 Analysis analyse_pskov(WinnabilityAnalyzer& analyzer, const Position& pos, Color side,
                        AnalysisMode mode, std::uint64_t node_limit);

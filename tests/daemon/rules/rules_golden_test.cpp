@@ -37,11 +37,7 @@ const std::map<int, std::string> kNotExpressible = {
 
 // Scripts whose expectation (from rules.md) the engine does not meet yet, with the reason.
 // The test checks they still fail, so a fix shows up and the entry must be removed.
-const std::map<std::string, std::string> kKnownFailing = {
-    {"55b_knights_flag_bare_king_pskov.ebs",
-     "rules.md §4.55 says an exhaustive enumeration of K+N+N v K finds no forced mate in one "
-     "(pskov: draw); analyse_pskov (engine/rules/unwinnability_pskov.h) answers winnable"},
-};
+const std::map<std::string, std::string> kKnownFailing = {};
 
 std::vector<std::string> lines_of(const std::string& text) {
   std::vector<std::string> out;

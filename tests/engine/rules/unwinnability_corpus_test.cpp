@@ -67,3 +67,61 @@ TEST(UnwinnabilityCorpus, NoVerdictContradictsTheChaLabels) {
 
 }  // namespace
 }  // namespace eboard::engine
+
+namespace eboard::engine {
+namespace {
+
+// Does the side to move have a legal move, and does every one of them let the other side
+// mate at once (S4 13c(2)'s "mates in one and the side to move cannot avoid it")?
+bool every_reply_allows_mate(Position& pos) {
+  MoveList replies;
+  generate_legal(pos, replies);
+  if (replies.empty()) return false;
+  for (Move r : replies) {
+    pos.make(r);
+    MoveList mates;
+    generate_legal(pos, mates);
+    bool mate = false;
+    for (Move m : mates) {
+      pos.make(m);
+      mate = is_checkmate(pos);
+      pos.unmake(m);
+      if (mate) break;
+    }
+    pos.unmake(r);
+    if (!mate) return false;
+  }
+  return true;
+}
+
+// The theorem behind knights_against_bare_king() (rules.md §4.55), checked by brute
+// force: every placement of K+N+N v K with the bare king to move, the bare king in the
+// a1-d1-d4 triangle (the other placements are mirror images: no pawns, no castling).
+TEST(UnwinnabilityCorpus, TwoKnightsNeverForceMateInOne) {
+  constexpr Square kTriangle[] = {kA1, Square(1), Square(2), Square(3), Square(9),
+                                  Square(10), Square(11), Square(18), Square(19), Square(27)};
+  std::uint64_t placements = 0, found = 0;
+  for (Square bk : kTriangle)
+    for (int wk = 0; wk < 64; ++wk) {
+      if (wk == bk || (king_attacks(bk) & square_bb(Square(wk)))) continue;
+      for (int n1 = 0; n1 < 64; ++n1)
+        for (int n2 = n1 + 1; n2 < 64; ++n2) {
+          if (n1 == bk || n1 == wk || n2 == bk || n2 == wk) continue;
+          Piece board[kSquareCount] = {};
+          board[bk] = kBlackKing;
+          board[wk] = kWhiteKing;
+          board[n1] = board[n2] = kWhiteKnight;
+          Position pos = Position::from_parts(board, kBlack, kNoCastling, kNoSquare, 0, 1);
+          ++placements;
+          if (every_reply_allows_mate(pos)) ++found;
+        }
+    }
+  EXPECT_GT(placements, 1'000'000u);
+  EXPECT_EQ(found, 0u);
+  // The check can fail: with a rook such a position exists (Kg8 is forced, then Ra8#).
+  Position rook = parse_fen("7k/R7/6K1/8/8/8/8/8 b - - 0 1").value();
+  EXPECT_TRUE(every_reply_allows_mate(rook));
+}
+
+}  // namespace
+}  // namespace eboard::engine
