@@ -122,12 +122,21 @@ class RulesArbiter : public Arbiter {
   // D7 beyond checkmate and stalemate (the tracker's): fivefold, 75 moves, dead position.
   std::optional<Ending> ending(const GameTracker& game, const Position& pos);
   bool ends_by_itself(const GameTracker& game, const Position& pos) { return ending(game, pos).has_value(); }
+  Verdict dead_position_verdict(const Position& pos, bool full);
   void dead_position_suspected(GameTracker& game, const Position& pos, Millis now, GameEvents& out);
   void flag_claim(GameTracker& game, Color claimant, Millis now, GameEvents& out);
   void flag_result(GameTracker& game, Color flagged, Millis now, GameEvents& out);
   void infraction(GameTracker& game, Color side, Millis now, GameEvents& out);
 
   WinnabilityAnalyzer analyzer_;
+  struct DeadVerdict {
+    Key key = 0;
+    bool full = false;
+    bool valid = false;
+    Verdict verdict = Verdict::kUndetermined;
+  };
+  std::array<DeadVerdict, 8> dead_verdicts_{};  // the last positions judged (dead_position_verdict)
+  std::size_t next_dead_verdict_ = 0;
   bool started_ = false;
   std::vector<Proposal> proposals_;
   IllegalWindow window_;

@@ -33,11 +33,22 @@ std::optional<RulesArbiter::Ending> RulesArbiter::ending(const GameTracker& game
     return Ending{TerminationKind::kDeadPosition, "dead position: insufficient material", {"5.2.2"}};
   if (r.dead_position_analysis == DeadPositionAnalysis::kStructural) return std::nullopt;
   const bool full = r.dead_position_analysis == DeadPositionAnalysis::kFull;
-  const Verdict v = analyzer_.dead_position(pos, full ? AnalysisMode::kFull : AnalysisMode::kQuick,
-                                            full ? kDefaultFullNodeLimit : kDefaultQuickNodeLimit);
-  if (v == Verdict::kUnwinnable)
+  if (dead_position_verdict(pos, full) == Verdict::kUnwinnable)
     return Ending{TerminationKind::kDeadPosition, "dead position: neither side can checkmate", {"5.2.2"}};
   return std::nullopt;
+}
+
+// The same position is judged several times: as each tentative move appears (a hovering
+// hand shows it again and again) and once more when the move is completed. The verdict
+// depends only on the position (9.2 identity) and the mode, so the last few are kept.
+Verdict RulesArbiter::dead_position_verdict(const Position& pos, bool full) {
+  for (const DeadVerdict& d : dead_verdicts_)
+    if (d.key == pos.key() && d.full == full && d.valid) return d.verdict;
+  const Verdict v = analyzer_.dead_position(pos, full ? AnalysisMode::kFull : AnalysisMode::kQuick,
+                                            full ? kDefaultFullNodeLimit : kDefaultQuickNodeLimit);
+  dead_verdicts_[next_dead_verdict_] = {pos.key(), full, true, v};
+  next_dead_verdict_ = (next_dead_verdict_ + 1) % dead_verdicts_.size();
+  return v;
 }
 
 // Play goes on, but every pawn is blocked by an enemy pawn and the analysis proved
