@@ -1,6 +1,8 @@
 #include "engine/rules/mate_order.h"
 
 #include <algorithm>
+#include <bit>
+#include <iterator>
 #include <cstdlib>
 
 namespace eboard::engine {
@@ -17,6 +19,10 @@ Bitboard front_spans(Color c, Bitboard pawns) {
        b = c == kWhite ? north(b) : south(b))
     span |= b;
   return span;
+}
+
+Bitboard pawn_attacks_of(Color c, Bitboard pawns) {
+  return c == kWhite ? pawn_attacks_bb<kWhite>(pawns) : pawn_attacks_bb<kBlack>(pawns);
 }
 
 int relative_rank(Color c, Square s) { return c == kWhite ? rank_of(s) : 7 - rank_of(s); }
@@ -57,23 +63,55 @@ int corner_candidates(const Position& pos, Color winner, Square (&corners)[4]) {
   return 4;
 }
 
-int score_move(const Position& pos, Move m, Color winner, const MatePlan& plan) {
+MoveScorer::MoveScorer(const Position& pos, Color winner, const MatePlan& plan)
+    : pos_(pos), winner_(winner), plan_(plan), winner_to_move_(pos.side_to_move() == winner) {
+  their_king_ = pos.king_square(~winner);
+  paths_ = front_spans(winner, pos.pieces(winner, kPawn));
+  if (winner_to_move_) {
+    zone_ = king_attacks(their_king_) | square_bb(their_king_);
+    if (plan.phase == MatePhase::kPromote) {
+      // Clear the way: the loser's unit nearest in front of our pawns.
+      const Bitboard blockers = paths_ & pos.pieces(~winner);
+      if (blockers)
+        promote_target_ =
+            winner == kWhite ? lsb(blockers) : Square(63 - std::countl_zero(blockers));
+    }
+    std::fill(std::begin(from_hits_), std::end(from_hits_), -1);
+  } else if (plan.phase == MatePhase::kBlockers) {
+    blocker_spots_ = king_attacks(plan.corner);
+    if (pos.pieces(winner, kBishop)) blocker_spots_ &= ~attacks_bb(kBishop, plan.corner, 0);
+  } else {
+    // The winner's attack map (what pos.is_attacked(s, winner) says for every s).
+    const Bitboard occupied = pos.pieces();
+    attacked_ = pawn_attacks_of(winner, pos.pieces(winner, kPawn)) |
+                king_attacks(pos.king_square(winner));
+    for (Bitboard b = pos.pieces(winner) & ~pos.pieces(kPawn, kKing); b;) {
+      const Square s = pop_lsb(b);
+      attacked_ |= attacks_bb(type_of(pos.piece_on(s)), s, occupied);
+    }
+  }
+}
+
+int MoveScorer::zone_hits_from(Square from, PieceType type) {
+  if (from_hits_[from] < 0)
+    from_hits_[from] = popcount(attacks_bb(type, from, pos_.pieces() ^ square_bb(from)) & zone_);
+  return from_hits_[from];
+}
+
+int MoveScorer::score(Move m) {
+  const Position& pos = pos_;
   const Square from = m.from(), to = m.to();
   const PieceType type = type_of(pos.piece_on(from));
-  const Color us = pos.side_to_move();
   const bool capture = pos.is_capture(m);
+  const MatePlan& plan = plan_;
   int score = 0;
-  if (us == winner) {
-    const Square their_king = pos.king_square(~winner);
+  if (winner_to_move_) {
     if (m.is_promotion()) score += m.promotion() == kQueen ? 400 : -20;
     if (capture) score += plan.phase == MatePhase::kBlockers ? -30 : 30;
     if (type == kKing) {
-      Square target = their_king;
+      Square target = their_king_;
       if (plan.phase == MatePhase::kPromote) {
-        // Clear the way: head for the loser's unit nearest in front of our pawns.
-        const Bitboard blockers =
-            front_spans(winner, pos.pieces(winner, kPawn)) & pos.pieces(~winner);
-        if (blockers) target = winner == kWhite ? lsb(blockers) : Square(63 - std::countl_zero(blockers));
+        if (promote_target_ != kNoSquare) target = promote_target_;
         score += 10 * (distance(from, target) - distance(to, target));
       } else {
         // Two squares off the mated king; with a lone minor the mate happens in the
@@ -87,21 +125,18 @@ int score_move(const Position& pos, Move m, Color winner, const MatePlan& plan) 
         score += 10 * (std::abs(distance(from, target) - 2) - std::abs(distance(to, target) - 2));
       }
     } else if (type == kPawn) {
-      score += plan.phase == MatePhase::kPromote ? 60 + 5 * relative_rank(winner, to) : 4;
+      score += plan.phase == MatePhase::kPromote ? 60 + 5 * relative_rank(winner_, to) : 4;
     } else {
       // Pieces close in (a lone minor checks from afar, so only a little) and, above
       // all, bear on the king and its flight squares.
       const int weight = plan.phase == MatePhase::kBlockers ? 3 : 10;
-      score += weight * (distance(from, their_king) - distance(to, their_king));
-      const Bitboard zone = king_attacks(their_king) | square_bb(their_king);
+      score += weight * (distance(from, their_king_) - distance(to, their_king_));
       const Bitboard occupied = pos.pieces() ^ square_bb(from);
-      score += 8 * (popcount(attacks_bb(type, to, occupied) & zone) -
-                    popcount(attacks_bb(type, from, occupied) & zone));
+      score += 8 * (popcount(attacks_bb(type, to, occupied) & zone_) - zone_hits_from(from, type));
     }
     return score;
   }
   // The loser.
-  const Square own_king = pos.king_square(us);
   if (capture) score -= 40;  // keep the winner's material
   if (m.is_promotion())
     // A blocker should block, not attack the squares the winner's king needs: a knight
@@ -114,18 +149,20 @@ int score_move(const Position& pos, Move m, Color winner, const MatePlan& plan) 
   } else if (plan.phase == MatePhase::kBlockers) {
     // Blockers gather next to the corner the king is going to (not in it), on the
     // squares a bishop's check does not run through (the orthogonal neighbours).
-    Bitboard spots = king_attacks(plan.corner);
-    if (pos.pieces(winner, kBishop)) spots &= ~attacks_bb(kBishop, plan.corner, 0);
-    if (spots & square_bb(to)) score += 30;
-    if (spots & square_bb(from)) score -= 30;
+    if (blocker_spots_ & square_bb(to)) score += 30;
+    if (blocker_spots_ & square_bb(from)) score -= 30;
     score += 3 * (distance(from, plan.corner) - distance(to, plan.corner));
   } else {
-    const Bitboard paths = front_spans(winner, pos.pieces(winner, kPawn));
-    if (paths & square_bb(from) && !(paths & square_bb(to))) score += 20;  // out of the way
-    if (pos.is_attacked(to, winner)) score += 12;                         // given away
+    const Square own_king = pos.king_square(pos.side_to_move());
+    if (paths_ & square_bb(from) && !(paths_ & square_bb(to))) score += 20;  // out of the way
+    if (attacked_ & square_bb(to)) score += 12;                             // given away
     score += 2 * (distance(from, own_king) - distance(to, own_king));
   }
   return score;
+}
+
+int score_move(const Position& pos, Move m, Color winner, const MatePlan& plan) {
+  return MoveScorer(pos, winner, plan).score(m);
 }
 
 }  // namespace eboard::engine

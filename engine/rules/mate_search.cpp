@@ -33,10 +33,10 @@ bool is_checkmate(const Position& pos) { return pos.in_check() && count_legal(po
 
 int HelpmateSearch::order_moves(const MoveList& moves, Move* ordered) {
   int scores[MoveList::kCapacity];
-  const MatePlan plan{mate_phase(pos_, winner_), corner_};
+  MoveScorer scorer(pos_, winner_, MatePlan{mate_phase(pos_, winner_), corner_});
   int n = 0;
   for (Move m : moves) {
-    int s = score_move(pos_, m, winner_, plan);
+    int s = scorer.score(m);
     int i = n++;
     while (i > 0 && scores[i - 1] < s) {  // stable insertion sort, best first
       scores[i] = scores[i - 1];
@@ -126,8 +126,17 @@ bool HelpmateSearch::lds(int depth, int discrepancies, int ply) {
 
   Move ordered[MoveList::kCapacity];
   const int n = order_moves(moves, ordered);
+  // A reply of the loser at depth 1 leads somewhere only if it is forced (the forced-move
+  // extension gives the winner one more ply for a mate in one); the others would be
+  // visited just to learn that, so only a cheap count of the replies is made.
+  const bool replies_must_be_forced =
+      depth == 2 && us == winner_ && goal_ == SearchGoal::kCheckmate;
   for (int i = 0; i < n && i <= discrepancies; ++i) {
     pos_.make(ordered[i]);
+    if (replies_must_be_forced && count_legal(pos_) != 1) {
+      pos_.unmake(ordered[i]);
+      continue;
+    }
     const bool found = lds(depth - 1, discrepancies - i, ply + 1);
     pos_.unmake(ordered[i]);
     if (found) {
