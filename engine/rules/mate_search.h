@@ -11,8 +11,9 @@
 //   Every winner node first tries each checking move for an immediate mate. A
 //   transposition table remembers "no mate within depth d and k discrepancies" for the
 //   whole call (a full-width fact holds for every corner, a limited one for its own).
-//   A tiny budget (quick mode) runs only short lines, without the table. Any line it returns is a proof of
-//   winnable (the tests replay every one); it never proves unwinnable.
+//   A tiny budget (quick mode) runs only short lines, without the table. Any line it
+//   returns is a proof of winnable (the tests replay every one); it never proves
+//   unwinnable.
 // * explore_all(): visits every position reachable from the root (a visited set, an
 //   explicit stack), skipping positions that `statically_unwinnable` proves hopeless. If
 //   it finishes without meeting a mate of the loser, no mate is reachable: unwinnable.
