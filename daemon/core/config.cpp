@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -270,6 +271,31 @@ std::string config_help() {
   return out.str();
 }
 
+namespace {
+
+// Boost.Program_options (1.74) builds an error's text by replacing "%name%" placeholders
+// with the offending token until none is left: a token that itself contains
+// "%original_token%" (or "%value%", ...) never runs out, and what() loops forever (found
+// by fuzz_config). The substitutions are protected; reading them through a derived class's
+// member pointer is the one legal way in. '%' in them is shown as '?'.
+struct PlaceholderAccess : po::error_with_option_name {
+  static const std::map<std::string, std::string>& of(const po::error_with_option_name& e) {
+    return e.*(&PlaceholderAccess::m_substitutions);
+  }
+};
+
+void defuse_placeholders(po::error_with_option_name& error) {
+  const std::map<std::string, std::string> substitutions = PlaceholderAccess::of(error);
+  for (const auto& [name, value] : substitutions) {
+    if (value.find('%') == std::string::npos) continue;
+    std::string safe = value;
+    std::replace(safe.begin(), safe.end(), '%', '?');
+    error.set_substitute(name, safe);
+  }
+}
+
+}  // namespace
+
 Result<ParsedConfig> parse_config(int argc, const char* const* argv) {
   const po::options_description d = describe_options();
   po::variables_map vm;
@@ -286,6 +312,9 @@ Result<ParsedConfig> parse_config(int argc, const char* const* argv) {
       po::store(po::parse_config_file(in, d), vm);
     }
     po::notify(vm);
+  } catch (po::error_with_option_name& error) {
+    defuse_placeholders(error);
+    return Error{error.what()};
   } catch (const po::error& error) {
     return Error{error.what()};
   }
