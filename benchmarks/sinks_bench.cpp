@@ -1,4 +1,4 @@
-// Broadcast sinks' figures (docs-broadcast-bench.md): latency from the hub publishing an
+// Broadcast sinks' figures (BENCHMARKS.md): latency from the hub publishing an
 // event to (a) an MQTT subscriber through a local mosquitto broker and (b) a WebSocket
 // client of /ws, p50/p99 over many events; and publish throughput with 64 boards until
 // the broker acknowledged every event. Real broker process, real sockets; the sinks run

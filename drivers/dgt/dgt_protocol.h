@@ -1,6 +1,6 @@
 // DGT serial protocol constants (protocols.md §1), and in one place the choices made for
 // the points protocols.md §11 could not confirm. Change a choice here and nowhere else;
-// docs-hardware.md lists them for the operator.
+// README.md ("Hardware") lists them for the operator.
 #pragma once
 
 #include <cstdint>

@@ -15,7 +15,7 @@ namespace eboard::engine {
 namespace {
 
 // Kept below the judge's default so the whole corpus runs in seconds on one core; the
-// undetermined count at the default limit is in docs-judge-bench.md.
+// undetermined count at the default limit is in BENCHMARKS.md.
 constexpr std::uint64_t kCorpusNodeLimit = 20'000;
 
 TEST(UnwinnabilityCorpus, NoVerdictContradictsTheChaLabels) {
@@ -61,7 +61,7 @@ TEST(UnwinnabilityCorpus, NoVerdictContradictsTheChaLabels) {
   RecordProperty("undetermined", undetermined);
   std::printf("CHA vectors: %d queries, %d decided, %d undetermined at %llu nodes\n",
               2 * positions, proven, undetermined, (unsigned long long)kCorpusNodeLimit);
-  // Regression bound for this limit (357 measured; see docs-judge-bench.md).
+  // Regression bound for this limit (357 measured; see BENCHMARKS.md).
   EXPECT_LE(undetermined, 355);
 }
 
