@@ -121,6 +121,15 @@ std::string event_line(const v1::Event& e) {
     case v1::Event::kGameEnded:
       line << " " << game_end_text(e.game_ended());
       break;
+    case v1::Event::kClockMismatch: {
+      // Times as clock times, counts and the running side as numbers (clock_events.h).
+      const auto& m = e.clock_mismatch();
+      const bool times = m.field() == v1::CLOCK_FIELD_WHITE_MS || m.field() == v1::CLOCK_FIELD_BLACK_MS;
+      line << " " << v1::ClockField_Name(m.field()) << ": clock "
+           << (times ? clock_text(m.clock_value()) : std::to_string(m.clock_value())) << ", model "
+           << (times ? clock_text(m.model_value()) : std::to_string(m.model_value()));
+      break;
+    }
     case v1::Event::kDeviceStatus:
       line << " " << v1::DeviceState_Name(e.device_status().state()) << " "
            << e.device_status().detail();
