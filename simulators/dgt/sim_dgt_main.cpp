@@ -19,6 +19,8 @@
 #include <iostream>
 #include <string>
 
+#include "engine/clock/time_control.h"
+#include "engine/rules/rule_set.h"
 #include "simulators/dgt/dgt_emulator.h"
 #include "simulators/dgt/fault_injector.h"
 #include "simulators/dgt/pty_link.h"
@@ -133,26 +135,34 @@ std::string parse_options(int argc, char** argv, Options& o) {
   return "";
 }
 
-// The first period's seconds of a time control like "180+2" or "40/5400+30:1800+30"; names
-// of rules.md §3 are the engine's to parse, so they give nullopt (use --clock-seconds).
-std::optional<double> initial_seconds(const std::string& control) {
-  std::string text = control.substr(0, control.find(':'));
-  if (const auto slash = text.find('/'); slash != std::string::npos) text = text.substr(slash + 1);
-  std::size_t digits = 0;
-  while (digits < text.size() && std::isdigit(static_cast<unsigned char>(text[digits]))) ++digits;
-  if (digits == 0) return std::nullopt;
-  return std::stod(text.substr(0, digits));
+// What the clock shows at the start: the first period's base of the script's time control,
+// or of the rule set's default clock when the script has no `clock` line (interfaces.md §3
+// header defaults), plus the first increment where the rule set credits it at the start
+// (rules.md D9 `increment_credit start_and_press`), as a DGT 3000 in Fischer mode does.
+// nullopt when the control cannot be read (the daemon will have refused the script).
+std::optional<double> initial_seconds(const std::string& rules_name, const std::string& control) {
+  auto rules = engine::rule_set_by_name(rules_name.empty() ? "fide-standard" : rules_name);
+  if (!rules) return std::nullopt;
+  auto tc = engine::parse_time_control(control.empty() ? rules->default_clock : control);
+  if (!tc || tc->periods.empty()) return std::nullopt;
+  const engine::Period& first = tc->periods.front();
+  auto start = first.base;
+  if (first.adjustment == engine::Adjustment::kFischer &&
+      rules->increment_credit == engine::IncrementCredit::kStartAndPress)
+    start += first.adjustment_amount;
+  return std::chrono::duration<double>(start).count();
 }
 
 void configure_from_script(const script::ScriptFile& file, Options& o, DgtEmulator*& unused) {
   (void)unused;
   bool has_clocktime = false;
+  std::string rules_name, control;
   for (const auto& s : file.statements) {
-    if (const auto* tc = std::get_if<script::TimeControl>(&s.body)) {
-      if (!o.clock_seconds) o.clock_seconds = initial_seconds(tc->text);
-    }
+    if (const auto* tc = std::get_if<script::TimeControl>(&s.body)) control = tc->text;
+    if (const auto* rules = std::get_if<script::RulesName>(&s.body)) rules_name = rules->name;
     has_clocktime = has_clocktime || std::holds_alternative<script::ClockTime>(s.body);
   }
+  if (!o.clock_seconds) o.clock_seconds = initial_seconds(rules_name, control);
   o.emulator.clock_counts_down = !has_clocktime;
   o.emulator.initial_time = script::Millis(static_cast<long>(o.clock_seconds.value_or(0) * 1000));
 }
