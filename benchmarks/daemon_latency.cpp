@@ -1,4 +1,4 @@
-// eboardd's end-to-end figures (issue 6 "How fast"; docs-daemon-bench.md):
+// eboardd's end-to-end figures (issue 6 "How fast"; BENCHMARKS.md):
 //
 //   bench_daemon_latency latency [--pace-ms N] [--fsync always|interval|never]
 //     This process is the DGT board: it holds the pty (simulators' PtyLink and
