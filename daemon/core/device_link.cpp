@@ -208,10 +208,13 @@ void DeviceLink::handle(drivers::DecoderOutput& out) {
           }
           break;
         case drivers::LinkState::kNoAnswer:
-        case drivers::LinkState::kSilent:
+        case drivers::LinkState::kSilent: {
+          // `status` lives in out.events: keep the text before the events are dropped.
+          const std::string detail = status->detail;
           out.events.clear();
-          lose(status->detail);
+          lose(detail);
           return;
+        }
       }
       continue;
     }
