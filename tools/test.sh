@@ -2,7 +2,7 @@
 # The README's test command: installs missing Debian packages, configures, builds and
 # runs the whole suite. With CI=true it also treats warnings as errors, runs the unit
 # tests again under AddressSanitizer + UndefinedBehaviorSanitizer and runs every fuzz
-# target for a bounded time (EBOARD_FUZZ_SECONDS each, default 45).
+# target for a bounded time (EBOARD_FUZZ_SECONDS each, default 30).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -38,7 +38,7 @@ if [ "$ci" = "true" ] || [ "${EBOARD_SANITIZE_TESTS:-}" = "1" ]; then
   step "unit tests under ASan+UBSan"
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DEBOARD_SANITIZE=ON \
     -DEBOARD_WERROR=$werror -DEBOARD_BENCHMARKS=OFF
-  cmake --build build-asan -j "$jobs"
+  cmake --build build-asan -j "$jobs" --target eboard_unit_tests
   ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
     run_ctest --test-dir build-asan --output-on-failure --timeout 600 -j "$jobs" -L unit
 fi
@@ -47,8 +47,8 @@ if [ "$ci" = "true" ] || [ "${EBOARD_FUZZ_TESTS:-}" = "1" ]; then
   step "fuzz targets"
   CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DEBOARD_FUZZ=ON -DEBOARD_BENCHMARKS=OFF -DEBOARD_WERROR=$werror
-  cmake --build build-fuzz -j "$jobs"
-  seconds=${EBOARD_FUZZ_SECONDS:-45}
+  cmake --build build-fuzz -j "$jobs" --target eboard_fuzzers
+  seconds=${EBOARD_FUZZ_SECONDS:-30}
   for fuzzer in build-fuzz/bin/fuzz_*; do
     name=$(basename "$fuzzer")
     corpus=$(mktemp -d)
