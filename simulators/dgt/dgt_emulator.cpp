@@ -151,6 +151,8 @@ Bytes DgtEmulator::handle_clock_command(std::span<const std::uint8_t> message) {
     if (set->run) turn_ = *set->run;
     left_flag_ = right_flag_ = false;
   }
+  if (const auto* text = std::get_if<drivers::ClockText>(&*command)) displayed_.push_back(text->text);
+  if (std::holds_alternative<drivers::ClockEndText>(*command)) displayed_.emplace_back();
   if (std::holds_alternative<drivers::ClockVersionRequest>(*command)) ack2 = 0x20;  // "2.0"
   append(out, dgt::encode_clock_ack(dgt::kAckOk, dgt::clock_command_id(*command), ack2, 0));
   append(out, clock_changed());
@@ -164,10 +166,98 @@ Bytes DgtEmulator::set_square(int square, Piece piece) {
   return dgt::encode_field_update(field_of(square), dgt::code_from_piece(piece));
 }
 
+Millis& DgtEmulator::time_of(ClockSide side) { return side == ClockSide::kLeft ? left_ : right_; }
+
+const engine::Period* DgtEmulator::period_of(ClockSide side) const {
+  if (!options_.time_control || options_.time_control->periods.empty()) return nullptr;
+  const auto& periods = options_.time_control->periods;
+  return &periods[std::min(timing_[side == ClockSide::kLeft ? 0 : 1].period, periods.size() - 1)];
+}
+
+// A turn starts: a simple delay is free time before the main time runs (D9).
+void DgtEmulator::begin_turn(ClockSide side) {
+  turn_used_ = Millis(0);
+  flag_this_turn_ = false;
+  const engine::Period* period = period_of(side);
+  delay_left_ = period && period->adjustment == engine::Adjustment::kSimpleDelay
+                    ? period->adjustment_amount : Millis(0);
+}
+
+void DgtEmulator::run_clock(Millis span) {
+  while (span > Millis(0)) {
+    Millis& remaining = time_of(turn_);
+    if (delay_left_ > Millis(0)) {
+      const Millis used = std::min(span, delay_left_);
+      delay_left_ -= used;
+      turn_used_ += used;
+      span -= used;
+      continue;
+    }
+    if (remaining == Millis(0)) break;  // flag down: the display stays at zero
+    const Millis used = std::min(span, remaining);
+    remaining -= used;
+    turn_used_ += used;
+    span -= used;
+    if (remaining == Millis(0)) reach_zero(turn_);
+  }
+}
+
+// At zero: in an `on_zero` control both sides get the next period's time at once, and the
+// flag shows only when the side had not made the period's moves; otherwise the flag falls.
+void DgtEmulator::reach_zero(ClockSide side) {
+  const auto& periods = options_.time_control ? options_.time_control->periods
+                                              : std::vector<engine::Period>{};
+  SideTiming& mine = timing_[side == ClockSide::kLeft ? 0 : 1];
+  const bool final_period = mine.period + 1 >= periods.size();
+  if (!final_period && options_.periods_on_zero) {
+    int required = 0;
+    for (std::size_t i = 0; i <= mine.period; ++i) required += periods[i].moves;
+    if (mine.presses < required) (side == ClockSide::kLeft ? left_flag_ : right_flag_) = true;
+    for (ClockSide each : {ClockSide::kLeft, ClockSide::kRight}) {
+      SideTiming& t = timing_[each == ClockSide::kLeft ? 0 : 1];
+      if (t.period + 1 >= periods.size()) continue;
+      ++t.period;
+      time_of(each) += periods[t.period].base;
+    }
+    return;
+  }
+  (side == ClockSide::kLeft ? left_flag_ : right_flag_) = true;
+  flag_this_turn_ = true;
+}
+
+// The running side pressed: Bronstein add-back, the Fischer increment and a period change at
+// the period's move count, in the order rules.md D9 gives for the clock's crediting mode.
+void DgtEmulator::credit_press(ClockSide side) {
+  const engine::Period* period = period_of(side);
+  if (!period) return;
+  SideTiming& mine = timing_[side == ClockSide::kLeft ? 0 : 1];
+  Millis& remaining = time_of(side);
+  ++mine.presses;
+  const bool credit = !flag_this_turn_ && remaining > Millis(0);
+  const auto fischer = [&](const engine::Period& p) {
+    if (credit && p.adjustment == engine::Adjustment::kFischer) remaining += p.adjustment_amount;
+  };
+  if (credit && period->adjustment == engine::Adjustment::kBronstein) {
+    remaining += std::min(turn_used_, period->adjustment_amount);
+  }
+  if (!options_.increment_at_start) fischer(*period);
+  const auto& periods = options_.time_control->periods;
+  if (!options_.periods_on_zero) {
+    int required = 0;
+    for (std::size_t i = 0; i <= mine.period; ++i) required += periods[i].moves;
+    while (mine.period + 1 < periods.size() && periods[mine.period].moves > 0 &&
+           mine.presses >= required) {
+      ++mine.period;
+      remaining += periods[mine.period].base;
+      required += periods[mine.period].moves;
+    }
+  }
+  if (options_.increment_at_start) fischer(*period_of(side));
+}
+
 Bytes DgtEmulator::advance_clock(Millis at) {
   if (started_ && running_ && options_.clock_counts_down && at > clock_time_) {
-    Millis& remaining = turn_ == ClockSide::kLeft ? left_ : right_;
-    remaining = std::max(Millis(0), remaining - (at - clock_time_));
+    run_clock(at - clock_time_);
   }
   clock_time_ = std::max(clock_time_, at);
   if (mode_ == BoardMode::kUpdate && at - last_periodic_ >= Millis(1000)) {
@@ -188,6 +278,7 @@ Bytes DgtEmulator::apply(const script::Statement& statement) {
     turn_ = options_.white_side;
     clock_time_ = at;
     last_periodic_ = at;
+    begin_turn(turn_);
   }
   append(out, advance_clock(at));
   if (const auto* p = std::get_if<script::Placement>(&statement.body)) {
@@ -207,6 +298,10 @@ Bytes DgtEmulator::apply(const script::Statement& statement) {
     const ClockSide high_after = dgt::kLeverHighRightMeansLeftPressed
                                      ? other(pressed) : pressed;
     if (lever_high_ != high_after) {
+      if (running_ && turn_ == pressed && options_.clock_counts_down) {
+        credit_press(pressed);
+        begin_turn(other(pressed));
+      }
       lever_high_ = high_after;
       turn_ = other(pressed);
       running_ = true;

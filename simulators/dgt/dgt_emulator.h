@@ -8,10 +8,13 @@
 // (it answers 0x49 with a log holding only "power-up, end").
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "drivers/dgt/dgt_messages.h"
+#include "engine/clock/time_control.h"
 #include "simulators/script/statement.h"
 
 namespace eboard::sim {
@@ -26,6 +29,14 @@ struct DgtEmulatorOptions {
   Millis initial_time{0};          // both clocks before the first clocktime line
   bool clock_counts_down = true;   // false when the script's clocktime lines are the truth
   bool clock_connected = true;
+  // How the arbiter set the DGT 3000 for the game (rules.md D9): its periods with their
+  // increment or delay, whether the first Fischer increment is on the clock at the start
+  // (`start_and_press`; it is then already in initial_time), and whether a period ends
+  // for both sides when a clock reaches zero (`on_zero`) rather than at the side's move
+  // count (the clock counts presses). Empty: the clock only counts down.
+  std::optional<engine::TimeControl> time_control;
+  bool increment_at_start = true;
+  bool periods_on_zero = false;
 };
 
 enum class BoardMode : std::uint8_t { kIdle, kUpdateBoard, kUpdate, kUpdateNice };
@@ -52,6 +63,9 @@ class DgtEmulator {
   BoardMode mode() const { return mode_; }
   const drivers::Placement& placement() const { return placement_; }
   drivers::ClockReading clock() const;
+  // Every text the host put on the clock's display (DISPLAY / ASCII commands, §1.9), in
+  // order, and "" for each END (back to the times): what the players were shown.
+  const std::vector<std::string>& displayed() const { return displayed_; }
 
  private:
   Bytes handle_command(std::uint8_t command);
@@ -61,11 +75,19 @@ class DgtEmulator {
   Bytes clock_changed();
   drivers::ClockSide side_of(script::Side side) const;
   int field_of(int square) const;
+  // DGT 3000 time keeping (rules.md D9), only with options_.time_control.
+  const engine::Period* period_of(drivers::ClockSide side) const;
+  void begin_turn(drivers::ClockSide side);
+  void run_clock(Millis span);
+  void reach_zero(drivers::ClockSide side);
+  void credit_press(drivers::ClockSide side);
+  Millis& time_of(drivers::ClockSide side);
 
   DgtEmulatorOptions options_;
   BoardMode mode_ = BoardMode::kIdle;
   bool dump_sent_ = false;
   Bytes pending_input_;
+  std::vector<std::string> displayed_;
   drivers::Placement placement_{};
   // Clock state.
   Millis left_{0};
@@ -79,6 +101,15 @@ class DgtEmulator {
   Millis clock_time_{0};               // script time the clock was last advanced to
   std::optional<drivers::ClockReading> last_sent_;
   Millis last_periodic_{0};
+  // Per clock side (index 0 left, 1 right): the period it is in and the presses counted.
+  struct SideTiming {
+    std::size_t period = 0;
+    int presses = 0;
+  };
+  std::array<SideTiming, 2> timing_{};
+  Millis delay_left_{0};    // simple delay still free in the running side's turn
+  Millis turn_used_{0};     // time the running side has used in this turn (Bronstein)
+  bool flag_this_turn_ = false;
 };
 
 }  // namespace eboard::sim

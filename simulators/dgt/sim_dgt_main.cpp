@@ -20,6 +20,7 @@
 #include <string>
 
 #include "engine/clock/time_control.h"
+#include "engine/rules/rule_params.h"
 #include "engine/rules/rule_set.h"
 #include "simulators/dgt/dgt_emulator.h"
 #include "simulators/dgt/fault_injector.h"
@@ -135,34 +136,43 @@ std::string parse_options(int argc, char** argv, Options& o) {
   return "";
 }
 
-// What the clock shows at the start: the first period's base of the script's time control,
-// or of the rule set's default clock when the script has no `clock` line (interfaces.md §3
-// header defaults), plus the first increment where the rule set credits it at the start
-// (rules.md D9 `increment_credit start_and_press`), as a DGT 3000 in Fischer mode does.
-// nullopt when the control cannot be read (the daemon will have refused the script).
-std::optional<double> initial_seconds(const std::string& rules_name, const std::string& control) {
-  auto rules = engine::rule_set_by_name(rules_name.empty() ? "fide-standard" : rules_name);
-  if (!rules) return std::nullopt;
-  auto tc = engine::parse_time_control(control.empty() ? rules->default_clock : control);
-  if (!tc || tc->periods.empty()) return std::nullopt;
-  const engine::Period& first = tc->periods.front();
-  auto start = first.base;
-  if (first.adjustment == engine::Adjustment::kFischer &&
-      rules->increment_credit == engine::IncrementCredit::kStartAndPress)
-    start += first.adjustment_amount;
-  return std::chrono::duration<double>(start).count();
-}
-
-void configure_from_script(const script::ScriptFile& file, Options& o, DgtEmulator*& unused) {
-  (void)unused;
-  bool has_clocktime = false;
+// How the arbiter sets the DGT 3000 for the game: the script's time control or, without a
+// `clock` line, the rule set's default clock (interfaces.md §3 header defaults), credited and
+// switching periods the way the rule set (with the script's `param` lines) says, rules.md D9.
+// The clock shows the first period's base at the start, plus the first increment where it
+// is credited at the start (`start_and_press`), as a DGT 3000 in Fischer mode does.
+// Nothing when the control cannot be read (the daemon will have refused the script).
+void set_clock_up(const script::ScriptFile& file, Options& o) {
   std::string rules_name, control;
+  std::vector<const script::Param*> params;
   for (const auto& s : file.statements) {
     if (const auto* tc = std::get_if<script::TimeControl>(&s.body)) control = tc->text;
     if (const auto* rules = std::get_if<script::RulesName>(&s.body)) rules_name = rules->name;
+    if (const auto* param = std::get_if<script::Param>(&s.body)) params.push_back(param);
+  }
+  auto named = engine::rule_set_by_name(rules_name.empty() ? "fide-standard" : rules_name);
+  if (!named) return;
+  engine::RuleSet rules = named.value();
+  for (const auto* param : params) (void)engine::apply_param(rules, param->name, param->value);
+  auto tc = engine::parse_time_control(control.empty() ? rules.default_clock : control);
+  if (!tc || tc->periods.empty()) return;
+  const engine::Period& first = tc->periods.front();
+  auto start = first.base;
+  o.emulator.increment_at_start = rules.increment_credit == engine::IncrementCredit::kStartAndPress;
+  if (first.adjustment == engine::Adjustment::kFischer && o.emulator.increment_at_start)
+    start += first.adjustment_amount;
+  o.emulator.periods_on_zero =
+      engine::effective_trigger(*tc, rules.period_trigger) == engine::PeriodTrigger::kOnZero;
+  if (!o.clock_seconds) o.clock_seconds = std::chrono::duration<double>(start).count();
+  o.emulator.time_control = std::move(*tc);
+}
+
+void configure_from_script(const script::ScriptFile& file, Options& o) {
+  bool has_clocktime = false;
+  for (const auto& s : file.statements) {
     has_clocktime = has_clocktime || std::holds_alternative<script::ClockTime>(s.body);
   }
-  if (!o.clock_seconds) o.clock_seconds = initial_seconds(rules_name, control);
+  set_clock_up(file, o);
   o.emulator.clock_counts_down = !has_clocktime;
   o.emulator.initial_time = script::Millis(static_cast<long>(o.clock_seconds.value_or(0) * 1000));
 }
@@ -206,8 +216,7 @@ int run_dgt(int argc, char** argv) {
     std::cerr << file.error << "\n";
     return 2;
   }
-  DgtEmulator* unused = nullptr;
-  configure_from_script(file, o, unused);
+  configure_from_script(file, o);
   DgtEmulator emulator(o.emulator);
   emulator.set_placement(header_placement(file));
   FaultInjector faults(o.faults);
@@ -318,8 +327,14 @@ int run_dgt(int argc, char** argv) {
       std::uint8_t buffer[256];
       const ssize_t n = read(link.master_fd(), buffer, sizeof buffer);
       if (n > 0) {
+        const std::size_t shown = emulator.displayed().size();
         enqueue(emulator.on_host_bytes(std::span(buffer, static_cast<std::size_t>(n))),
                 Clock::now() + o.delay);
+        // What the players see on the clock, for whoever watches the emulator (e2e tests).
+        for (std::size_t i = shown; i < emulator.displayed().size(); ++i) {
+          const std::string& text = emulator.displayed()[i];
+          std::cerr << "eboard-sim dgt: clock " << (text.empty() ? "shows the times" : "shows '" + text + "'") << "\n";
+        }
       }
     }
     while (!queue.empty() && queue.front().due <= Clock::now()) {
