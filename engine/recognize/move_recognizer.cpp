@@ -171,6 +171,41 @@ Move MoveRecognizer::pick(const SuccessorTable& table, int first) const {
   return best;
 }
 
+// The operator names the piece of the promotion the board cannot sense (protocols.md §10).
+// Only the top of the chain is re-matched: a lower ply has moves on top of it that were
+// matched against the old piece, so a choice for it waits for the next promotion. The
+// move is replaced in place, not slid to, so no touch-move or slide flags come of it.
+void MoveRecognizer::set_promotion_choice(PieceType type, Millis now, RecognizerEvents& out) {
+  promotion_choice_ = type;
+  if (match_ != Match::kChain || keys_ != MatchKeys::kOccupancy) return;
+  const int top = chain_len_ - 1;
+  const Move old = chain_[top];
+  if (!old.is_promotion() || old.promotion() == type) return;
+  const Move chosen(old.from(), old.to(), MoveKind::kPromotion, type);
+  chain_[top] = chosen;
+  for (int i = 0; i < seen_count_; ++i)
+    if (seen_[i].move == old) seen_[i].move = chosen;
+  // An under-promotion can mate or stalemate where the queen did not (and the reverse):
+  // the game-end wait starts now, when the position became known.
+  top_end_ = game_end_after(top, chosen);
+  top_end_for_ = chosen;
+  top_end_depth_ = chain_len_;
+  end_reported_ = false;
+  if (top_end_ != GameEndKind::kNone) top_since_ = now;
+  if (reported_ != old || reported_ply_ != top) return;
+  RecognizerEvent e;
+  e.kind = RecognizerEvent::Kind::kTentative;
+  e.at = now;
+  e.move = chosen;
+  e.ply = top;
+  for (int i = 0; i < top; ++i) e.path[i] = chain_[i];
+  e.side = top % 2 == 0 ? committed_.side_to_move() : ~committed_.side_to_move();
+  e.provenance = top == 0 ? provenance_for(chosen, now) : Provenance{now};
+  e.game_end = top_end_;
+  out.push_back(e);
+  reported_ = chosen;
+}
+
 // A released first ply that stood for debounce_ms and is now changed (4.7).
 void MoveRecognizer::leave_top(Millis now) {
   if (match_ == Match::kChain && chain_len_ == 1 && now - top_since_ >= timing_.debounce) released_ = chain_[0];

@@ -163,8 +163,14 @@ class MoveRecognizer {
   // The committed position is replaced (arbiter reinstatement, an illegal move that
   // stood, a restart); the sensed board is judged against it afresh.
   void replace_committed(const Position& pos, Millis now, RecognizerEvents& out);
-  // An occupancy-only board cannot show which piece a pawn became (protocols.md §10).
-  void set_promotion_choice(PieceType type) { promotion_choice_ = type; }
+  // An occupancy-only board cannot show which piece a pawn became (protocols.md §10):
+  // the operator says it (interfaces.md §3 `promote`). Scope: the promotion standing on
+  // the board as the top of the pending chain is re-matched at once (a kTentative for the
+  // chosen piece, same provenance); otherwise the choice waits for the next promotion.
+  // It returns to a queen when a promotion is committed. Where pieces are sensed the
+  // board shows the piece and the choice changes nothing.
+  void set_promotion_choice(PieceType type, Millis now, RecognizerEvents& out);
+  PieceType promotion_choice() const { return promotion_choice_; }
 
   const Position& committed() const { return committed_; }
   const SensedBoard& sensed() const { return sensed_; }

@@ -152,6 +152,7 @@ bool MoveRecognizer::press_over_pending(Color side) {
 void MoveRecognizer::commit(Move m, Millis now, RecognizerEvents& out) {
   const bool in_chain = chain_len_ >= 1 && chain_[0] == m;
   committed_.make(m);
+  if (m.is_promotion()) promotion_choice_ = kQueen;  // the operator's choice was for this one
   orientation_fixed_ = true;
   if (in_chain) {
     shift_levels(m);
