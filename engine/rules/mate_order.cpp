@@ -77,9 +77,17 @@ MoveScorer::MoveScorer(const Position& pos, Color winner, const MatePlan& plan)
             winner == kWhite ? lsb(blockers) : Square(63 - std::countl_zero(blockers));
     }
     std::fill(std::begin(from_hits_), std::end(from_hits_), -1);
+    if (plan.phase == MatePhase::kBlockers)
+      corner_zone_ = king_attacks(plan.corner) | square_bb(plan.corner);
   } else if (plan.phase == MatePhase::kBlockers) {
     blocker_spots_ = king_attacks(plan.corner);
-    if (pos.pieces(winner, kBishop)) blocker_spots_ &= ~attacks_bb(kBishop, plan.corner, 0);
+    if (pos.pieces(winner, kBishop)) {
+      mate_lines_ = attacks_bb(kBishop, plan.corner, 0);
+      check_line_ = blocker_spots_ & mate_lines_;
+      blocker_spots_ &= ~check_line_;
+    } else {
+      mate_lines_ = knight_attacks(plan.corner);
+    }
   } else {
     // The winner's attack map (what pos.is_attacked(s, winner) says for every s).
     const Bitboard occupied = pos.pieces();
@@ -126,6 +134,18 @@ int MoveScorer::score(Move m) {
       }
     } else if (type == kPawn) {
       score += plan.phase == MatePhase::kPromote ? 60 + 5 * relative_rank(winner_, to) : 4;
+    } else if (plan.phase == MatePhase::kBlockers && their_king_ != plan.corner) {
+      // A lone minor mates only once the loser's king sits in the corner with its
+      // flights blocked; until then attacking the king's neighbourhood or the corner's
+      // only walls the king out. The minor waits out of the way, a knight near the
+      // corner (it needs moves to arrive), a bishop anywhere on its diagonals.
+      const Bitboard occupied = pos.pieces() ^ square_bb(from);
+      const Bitboard keep_free = zone_ | corner_zone_;
+      score += 12 * (popcount(attacks_bb(type, from, pos.pieces()) & keep_free) -
+                     popcount(attacks_bb(type, to, occupied) & keep_free));
+      if (type == kKnight)
+        score += 4 * (std::abs(distance(from, plan.corner) - 3) -
+                      std::abs(distance(to, plan.corner) - 3));
     } else {
       // Pieces close in (a lone minor checks from afar, so only a little) and, above
       // all, bear on the king and its flight squares.
@@ -133,6 +153,11 @@ int MoveScorer::score(Move m) {
       score += weight * (distance(from, their_king_) - distance(to, their_king_));
       const Bitboard occupied = pos.pieces() ^ square_bb(from);
       score += 8 * (popcount(attacks_bb(type, to, occupied) & zone_) - zone_hits_from(from, type));
+      // With a lone minor and the king in its corner, a check that does not mate (the
+      // mate-in-one test ran first) only drives the king out again.
+      if (plan.phase == MatePhase::kBlockers &&
+          (attacks_bb(type, to, occupied) & square_bb(their_king_)))
+        score -= 60;
     }
     return score;
   }
@@ -145,13 +170,28 @@ int MoveScorer::score(Move m) {
   if (type == kKing) {
     score += 10 * (distance(from, plan.corner) - distance(to, plan.corner));
   } else if (type == kPawn) {
-    score += plan.phase == MatePhase::kBlockers ? 25 : 3;
+    // A pawn already walling a flight square of the corner stays there.
+    if (plan.phase == MatePhase::kBlockers)
+      score += (blocker_spots_ & square_bb(from)) ? -120 : to == plan.corner ? -60 : 25;
+    else
+      score += 3;
   } else if (plan.phase == MatePhase::kBlockers) {
     // Blockers gather next to the corner the king is going to (not in it), on the
     // squares a bishop's check does not run through (the orthogonal neighbours).
     if (blocker_spots_ & square_bb(to)) score += 30;
     if (blocker_spots_ & square_bb(from)) score -= 30;
-    score += 3 * (distance(from, plan.corner) - distance(to, plan.corner));
+    // A unit on the check's line into the corner would shield the king: it leaves.
+    if (check_line_ & square_bb(from)) score += 20;
+    if (check_line_ & square_bb(to)) score -= 20;
+    // Once every blocker spot is taken, the other units only get in the way: away from
+    // the squares the minor checks on or through (they would take it or interpose).
+    if ((blocker_spots_ & ~pos.pieces(~winner_)) == 0) {
+      const Bitboard occupied = pos.pieces() ^ square_bb(from);
+      score += 8 * (popcount(attacks_bb(type, from, pos.pieces()) & mate_lines_) -
+                    popcount(attacks_bb(type, to, occupied) & mate_lines_));
+    } else {
+      score += 3 * (distance(from, plan.corner) - distance(to, plan.corner));
+    }
   } else {
     const Square own_king = pos.king_square(pos.side_to_move());
     if (paths_ & square_bb(from) && !(paths_ & square_bb(to))) score += 20;  // out of the way

@@ -19,7 +19,10 @@ enum class MatePhase : std::uint8_t {
   kStrong,   // a queen or rook, or two minors that are not same-coloured bishops
   kPromote,  // only weak pieces but pawns: promote one first
   kBlockers  // only a lone minor (or same-coloured bishops): the loser's own units must
-             // block its king's flights, so the loser keeps and gathers them
+             // block its king's flights, so the loser keeps and gathers them (a pawn
+             // already on a flight square stays; units on the check's line leave), and
+             // the minor keeps off the king's way until the king is in the corner, then
+             // gives no check but the mating one
 };
 
 struct MatePlan {
@@ -52,6 +55,9 @@ class MoveScorer {
   Bitboard paths_ = 0;      // squares in front of the winner's pawns
   Bitboard attacked_ = 0;   // squares the winner attacks now (for the loser's moves)
   Bitboard blocker_spots_ = 0;
+  Bitboard check_line_ = 0;   // a lone bishop's check runs through here into the corner
+  Bitboard corner_zone_ = 0;  // the mating corner and its neighbours
+  Bitboard mate_lines_ = 0;   // where a lone minor checks the corner from or through
   Square promote_target_ = kNoSquare;
   int from_hits_[kSquareCount];  // zone squares a winner piece attacks from its square
 };

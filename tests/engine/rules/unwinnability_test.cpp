@@ -77,6 +77,25 @@ TEST(Unwinnability, HelpmatesAreFoundAndReplayable) {
   EXPECT_GE(a.line.size(), 10u);
 }
 
+// Real final positions (lichess) where the winner has a lone minor: the mate needs the
+// loser's king in a corner walled in by its own units. The blockers-phase ordering
+// (mate_order.h) finds these within 100k nodes; before it, 500k nodes did not.
+TEST(Unwinnability, LoneMinorMatesWithTheLosersBlockers) {
+  const struct {
+    const char* fen;
+    Color winner;
+  } cases[] = {
+      {"8/8/2B2pk1/8/1p6/p7/1r5p/K7 w - - 0 64", kWhite},      // bishop, corner h1
+      {"8/3k1b2/8/6P1/6PK/8/8/8 w - - 3 51", kBlack},          // bishop, promoted blockers
+      {"8/8/8/8/8/1PRnkB1P/PK4P1/8 w - - 3 51", kBlack},       // knight
+      {"8/8/p7/1p1k4/2p1N3/8/2r5/4K3 w - - 0 64", kWhite},     // knight
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.fen);
+    expect_mating_line(c.fen, full(c.fen, c.winner), c.winner);
+  }
+}
+
 TEST(Unwinnability, AlreadyMatedIsWinnableWithoutSearch) {
   Analysis a = analyse_winnability(fen("k1R5/8/1K6/8/8/8/8/8 b - -"), kWhite,
                                    AnalysisMode::kQuick, 0);
