@@ -67,6 +67,7 @@ void MoveRecognizer::reset_since_commit() {
   taken_back_ = false;
   left_and_returned_ = false;
   emptied_ = 0;
+  emptied_base_ = emptied_count_;
   first_own_ = first_opp_ = kNoSquare;
   released_ = Move::none();
 }
@@ -79,6 +80,7 @@ void MoveRecognizer::on_change(Square s, SquareCode old_code, SquareCode code, M
   if (code == kOccupiedCode) use_occupancy_keys();
   if (code == kEmptyCode && occupies(old_code)) {
     emptied_ |= square_bb(s);
+    emptied_when_[s] = ++emptied_count_;
     const Piece p = committed_.piece_on(s);
     if (p != kNoPiece) {
       if (color_of(p) == committed_.side_to_move()) {
@@ -129,6 +131,7 @@ bool MoveRecognizer::try_orientation(Millis now, RecognizerEvents& out) {
   for (int s = 0; s < kSquareCount; ++s) codes[s] = sensed_.at(rotate_180(Square(s)));
   sensed_.set_all(codes);
   emptied_ = 0;
+  emptied_base_ = emptied_count_;
   first_own_ = first_opp_ = kNoSquare;
   rotated_ = !rotated_;
   RecognizerEvent e;
@@ -154,14 +157,17 @@ void MoveRecognizer::evaluate(Millis now, RecognizerEvents& out) {
 }
 
 // Among moves showing the same board (occupancy keys only), the one whose arrival square
-// was lifted (a capture), else the chosen promotion piece, else the first.
+// was lifted last (a capture: the victim taken off, before or after the capturing piece
+// was lifted; an earlier flicker or knocked piece on another victim's square counts
+// less), else the chosen promotion piece, else the first.
 Move MoveRecognizer::pick(const SuccessorTable& table, int first) const {
   Move best = table.move(first);
   if (table.next_same(first) == SuccessorTable::kNone) return best;
-  int best_score = -1;
+  std::int64_t best_score = -1;
   for (int i = first; i != SuccessorTable::kNone; i = table.next_same(i)) {
     const Move m = table.move(i);
-    int score = (emptied_ & square_bb(m.to())) ? 2 : 0;
+    const std::uint32_t when = emptied_when_[m.to()];
+    std::int64_t score = when > emptied_base_ ? std::int64_t(when - emptied_base_) * 2 : 0;
     if (!m.is_promotion() || m.promotion() == promotion_choice_) score += 1;
     if (score > best_score) {
       best_score = score;

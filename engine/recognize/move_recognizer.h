@@ -276,6 +276,11 @@ class MoveRecognizer {
   bool taken_back_ = false;
   bool left_and_returned_ = false;
   Bitboard emptied_ = 0;
+  // When each square last emptied, as a count of emptyings; counts up to emptied_base_
+  // are from before the last completion (no clearing of the array per move).
+  std::array<std::uint32_t, kSquareCount> emptied_when_{};
+  std::uint32_t emptied_count_ = 0;
+  std::uint32_t emptied_base_ = 0;
   Square first_own_ = kNoSquare;
   Square first_opp_ = kNoSquare;
   Move released_ = Move::none();
