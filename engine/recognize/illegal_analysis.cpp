@@ -152,7 +152,8 @@ bool pieces_in_air(const Position& committed, const SensedBoard& sensed, MatchKe
          sensed.color_count(~us) < popcount(committed.pieces(~us)) - 1;
 }
 
-IllegalAnalysis analyse_placement(const Position& pos, const SensedBoard& sensed, MatchKeys keys) {
+IllegalAnalysis analyse_placement(const Position& pos, const SensedBoard& sensed, MatchKeys keys,
+                                  Square lifted_victim) {
   const Bitboard diff = differing_squares(pos, sensed, keys);
   const Bitboard origins = diff & pos.pieces() & ~sensed.occupied();
   const Bitboard targets = diff & sensed.occupied();
@@ -179,13 +180,19 @@ IllegalAnalysis analyse_placement(const Position& pos, const SensedBoard& sensed
           a = judge_castling(pos, k, to);
       }
     }
+  } else if (keys == MatchKeys::kOccupancy && popcount(origins) == 1 && targets == 0 &&
+             lifted_victim != kNoSquare && lifted_victim != lsb(origins) &&
+             occupies(sensed.at(lifted_victim)) && !pos.empty(lifted_victim)) {
+    a = judge_single(pos, lsb(origins), lifted_victim, kNoPiece);
+    a.description += " (occupancy-only board: the capture is inferred from the square lifted last)";
   } else if (popcount(origins) == 2 && popcount(targets) == 1) {
     const Square to = lsb(targets);
     for (Bitboard b = origins; b;) {
       const Square from = pop_lsb(b);
       const Piece p = pos.piece_on(from);
       const Square beside = make_square(file_of(to), rank_of(from));
-      if (type_of(p) == kPawn && arrived_at(to) == p && (pawn_attacks(color_of(p), from) & square_bb(to)) &&
+      const bool same_pawn = arrived_at(to) == p || keys == MatchKeys::kOccupancy;
+      if (type_of(p) == kPawn && same_pawn && (pawn_attacks(color_of(p), from) & square_bb(to)) &&
           (origins & square_bb(beside)) && pos.piece_on(beside) == make_piece(~color_of(p), kPawn)) {
         a.reason = color_of(p) == pos.side_to_move() ? IllegalReason::kPieceMovement
                                                      : IllegalReason::kWrongSide;

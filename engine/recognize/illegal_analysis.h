@@ -12,6 +12,14 @@
 // Two origins and two targets shaped like castling is castling (3.8.2); a pawn's
 // diagonal step with the neighbouring pawn gone is en passant. Anything else is not one
 // move away: "board disarranged", with the squares that differ.
+//
+// Occupancy-only boards (protocols.md §10) show presence, not pieces. The mover is the
+// piece the committed position has on the origin; castling and en passant are told by
+// their squares as above. What they cannot show: a capture's target (inferred from the
+// square lifted last, see analyse_placement), a piece put back on another piece's
+// square of the same shape (two pieces swapped reads as nothing changed), an own piece
+// captured when a legal capture by the same piece exists (it reads as that capture: the
+// occupancy is the same), and a pawn left on the last rank (it reads as a queen).
 #pragma once
 
 #include <cstdint>
@@ -58,8 +66,13 @@ bool only_removals(const Position& committed, const SensedBoard& sensed, MatchKe
 // The squares where the sensed board differs from the committed position.
 Bitboard differing_squares(const Position& committed, const SensedBoard& sensed, MatchKeys keys);
 
+// `lifted_victim`: on an occupancy-only board a capture leaves no trace but its origin
+// (the victim's square stays occupied), so the recognizer passes the occupied square of
+// the committed position lifted last since the completion, or kNoSquare. With one origin
+// and nothing else changed it is read as a capture from the origin onto that square
+// (judged like any single move); without it that placement is "pieces missing".
 IllegalAnalysis analyse_placement(const Position& committed, const SensedBoard& sensed,
-                                  MatchKeys keys);
+                                  MatchKeys keys, Square lifted_victim = kNoSquare);
 
 // "a1 b2 c3": square names of a bitboard, in square order.
 std::string square_list(Bitboard squares);

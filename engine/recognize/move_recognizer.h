@@ -231,6 +231,7 @@ class MoveRecognizer {
   Position after_path(int plies) const;
   GameEndKind game_end_after(int plies, Move m) const;
   Bitboard vacated_by(Move m) const;
+  Square lifted_victim() const;
   RecognizerEvent completion_event(UnpressedCompletion why, Millis at) const;
 
   // Mutable for look-ahead in const queries: make/unmake of one move leaves it as it was.

@@ -87,7 +87,7 @@ void MoveRecognizer::report_illegal(Millis at, RecognizerEvents& out) {
   RecognizerEvent e;
   e.kind = RecognizerEvent::Kind::kIllegalPending;
   e.at = at;
-  e.illegal = analyse_placement(committed_, sensed_, keys_);
+  e.illegal = analyse_placement(committed_, sensed_, keys_, lifted_victim());
   e.side = e.illegal.side;
   restore_due_ = e.illegal.reason == IllegalReason::kUnexplained;
   if (restore_due_ && rotated_placement_matches())
@@ -133,13 +133,33 @@ PressVerdict MoveRecognizer::judge_press(Millis now) const {
   // A piece still in the hand and nothing put down (a capture's victim lifted but the
   // capturing piece not yet released, a piece lifted and held): no move has been made
   // (4.7), so the press is one without a move (D3, 7.5.3), not an illegal move.
-  if (only_removals(committed_, sensed_, keys_)) {
+  // On an occupancy-only board a capture made looks like this too, except that the
+  // victim's square was lifted and is occupied again: a capture, judged as a move.
+  const Square victim = lifted_victim();
+  const bool one_origin = popcount(committed_.pieces() & ~sensed_.occupied()) == 1;
+  if (only_removals(committed_, sensed_, keys_) && (victim == kNoSquare || !one_origin)) {
     v.piece_in_hand = true;
     return v;
   }
   v.kind = PressVerdict::Kind::kIllegal;
-  v.illegal = analyse_placement(committed_, sensed_, keys_);
+  v.illegal = analyse_placement(committed_, sensed_, keys_, victim);
   return v;
+}
+
+// The square of the committed position lifted last since the completion and occupied
+// again: on an occupancy-only board the only trace of a capture's victim.
+Square MoveRecognizer::lifted_victim() const {
+  if (keys_ != MatchKeys::kOccupancy) return kNoSquare;
+  Square best = kNoSquare;
+  std::uint32_t best_when = emptied_base_;
+  for (Bitboard b = emptied_ & sensed_.occupied() & committed_.pieces(); b;) {
+    const Square s = pop_lsb(b);
+    if (emptied_when_[s] > best_when) {
+      best = s;
+      best_when = emptied_when_[s];
+    }
+  }
+  return best;
 }
 
 bool MoveRecognizer::press_over_pending(Color side) {

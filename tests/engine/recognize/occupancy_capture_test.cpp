@@ -34,3 +34,86 @@ TEST(OccupancyCapture, EarlierFlickerOnAnotherVictimDoesNotChooseTheCapture) {
 
 }  // namespace
 }  // namespace eboard::engine::testing
+
+// Illegal moves on an occupancy-only board: as precise as occupancy allows (item 4 of
+// issue 4; illegal_analysis.h says what it cannot tell).
+namespace eboard::engine::testing {
+namespace {
+
+BoardDriver occupancy_board(const char* fen) {
+  return BoardDriver(config_for(fen, "fide-standard", SensingMode::kOccupancy));
+}
+
+TEST(OccupancyIllegal, CaptureThePieceCannotMakeIsAnIllegalMoveNotAPressWithoutOne) {
+  BoardDriver b = occupancy_board("4k3/8/8/3R4/4p3/8/8/4K3 w - - 0 1");
+  b.lift("e4", 1000);  // the rook "takes" diagonally
+  b.lift("d5", 1100);
+  b.put("e4", '?', 1200);
+  b.press(kWhite, 1500);
+  ASSERT_TRUE(b.of(GameEventKind::kClockPressWithoutMove).empty());
+  const GameEvent* e = b.last(GameEventKind::kIllegalMoveCompleted);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->reason, IllegalReason::kPieceMovement);
+  EXPECT_EQ(e->description,
+            "the rook cannot move Rd5-e4 (occupancy-only board: the capture is inferred from the "
+            "square lifted last)");
+}
+
+TEST(OccupancyIllegal, CaptureOfAnOwnPieceIsNamed) {
+  BoardDriver b = occupancy_board("4k3/8/8/3R4/3P4/8/8/4K3 w - - 0 1");
+  b.lift("d5", 1000);
+  b.lift("d4", 1100);
+  b.put("d4", '?', 1200);
+  b.press(kWhite, 1500);
+  const GameEvent* e = b.last(GameEventKind::kIllegalMoveCompleted);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->reason, IllegalReason::kOwnPieceCaptured);
+}
+
+TEST(OccupancyIllegal, PendingCaptureIsReportedOnceNoHandCanStillHoldAPiece) {
+  // Until disarranged_after the board cannot tell a capture from a piece held in the hand.
+  BoardDriver b = occupancy_board("4k3/8/8/3R4/4p3/8/8/4K3 w - - 0 1");
+  b.lift("e4", 1000);
+  b.lift("d5", 1100);
+  b.put("e4", '?', 1200);
+  b.advance(5000);
+  EXPECT_TRUE(b.of(GameEventKind::kIllegalMovePending).empty());
+  b.advance(12000);
+  const GameEvent* e = b.last(GameEventKind::kIllegalMovePending);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(e->reason, IllegalReason::kPieceMovement);
+  EXPECT_EQ(e->uci, "d5e4");
+}
+
+TEST(OccupancyIllegal, PieceHeldWithNothingLiftedIsStillAPressWithoutAMove) {
+  BoardDriver b = occupancy_board("4k3/8/8/3R4/4p3/8/8/4K3 w - - 0 1");
+  b.lift("d5", 1000);
+  b.press(kWhite, 1500);
+  EXPECT_EQ(b.of(GameEventKind::kClockPressWithoutMove).size(), 1u);
+}
+
+TEST(OccupancyIllegal, EnPassantAndCastlingAreToldByTheirSquares) {
+  {
+    BoardDriver b = occupancy_board("4k3/8/8/3pP3/8/8/8/4K3 w - - 0 1");  // no double step
+    b.lift("d5", 1000);
+    b.lift("e5", 1100);
+    b.put("d6", '?', 1200);
+    b.press(kWhite, 1500);
+    const GameEvent* e = b.last(GameEventKind::kIllegalMoveCompleted);
+    ASSERT_NE(e, nullptr);
+    EXPECT_EQ(e->description, "e5-d6 en passant is not possible now");
+  }
+  {
+    BoardDriver b = occupancy_board("r3k2r/8/8/8/8/8/8/R3K2R w - - 0 1");  // no rights
+    b.move("e1", "g1", 1000);
+    b.move("h1", "f1", 1300);
+    b.press(kWhite, 1800);
+    const GameEvent* e = b.last(GameEventKind::kIllegalMoveCompleted);
+    ASSERT_NE(e, nullptr);
+    EXPECT_EQ(e->reason, IllegalReason::kCastling);
+    EXPECT_EQ(e->description, "O-O is no longer allowed: the king or that rook has moved");
+  }
+}
+
+}  // namespace
+}  // namespace eboard::engine::testing
