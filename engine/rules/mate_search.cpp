@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <limits>
 
 namespace eboard::engine {
 namespace {
@@ -11,8 +12,9 @@ namespace {
 constexpr std::size_t kTtSize = std::size_t(1) << 17;  // entries; a power of two
 constexpr int kMaxExploreDepth = 4096;                  // plies on the explicit stack
 constexpr int kFullWidth = 255;                         // "unlimited" discrepancies
-constexpr int kMaxLinePly = 400;
-constexpr std::uint64_t kQuickBudget = 256;  // at most this: the short schedule                        // forced moves extend up to here
+constexpr int kMaxLinePly = 400;  // forced moves extend lines up to here
+constexpr int kTried = std::numeric_limits<int>::min();  // no move scores this low
+constexpr std::uint64_t kQuickBudget = 256;  // at most this: the short schedule
 
 // Cheap test whether m may give check (direct, discovered, or a special move); a false
 // "maybe" only costs a make/unmake.
@@ -31,42 +33,53 @@ bool may_check(const Position& pos, Move m, Square their_king) {
 
 bool is_checkmate(const Position& pos) { return pos.in_check() && count_legal(pos) == 0; }
 
-int HelpmateSearch::order_moves(const MoveList& moves, Move* ordered) {
-  int scores[MoveList::kCapacity];
+void HelpmateSearch::score_moves(const MoveList& moves, int* scores) {
   MoveScorer scorer(pos_, winner_, MatePlan{mate_phase(pos_, winner_), corner_});
-  int n = 0;
-  for (Move m : moves) {
-    int s = scorer.score(m);
-    int i = n++;
-    while (i > 0 && scores[i - 1] < s) {  // stable insertion sort, best first
-      scores[i] = scores[i - 1];
-      ordered[i] = ordered[i - 1];
-      --i;
-    }
-    scores[i] = s;
-    ordered[i] = m;
-  }
-  return n;
+  for (int i = 0; i < moves.size(); ++i) scores[i] = scorer.score(moves[i]);
+}
+
+// The best move not yet tried (the first in generation order among equal scores, as a
+// stable sort would give); it is marked as tried. A node with k discrepancies left tries
+// only k+1 moves, so picking them one at a time beats sorting all ~35.
+int HelpmateSearch::next_best(int* scores, int n) {
+  int best = 0;
+  for (int j = 1; j < n; ++j)
+    if (scores[j] > scores[best]) best = j;
+  scores[best] = kTried;
+  return best;
+}
+
+// Entries are 8 bytes (a 1 MB table stays mostly in cache): 32 bits of the key beyond the
+// index, 14 bits of the call's generation and the corner's index. A false hit (another
+// position or an old call matching those bits) can only make the search skip a subtree:
+// it hides a line, it never makes one, and this search never concludes "unwinnable".
+std::uint16_t HelpmateSearch::tag() const {
+  const int corner_index = (file_of(corner_) != 0) | (rank_of(corner_) != 0) << 1;
+  return std::uint16_t((generation_ << 2) | std::uint32_t(corner_index));
 }
 
 bool HelpmateSearch::tt_failed(Key key, int depth, int discrepancies) const {
   const TtEntry& e = tt_[key & (kTtSize - 1)];
+  const std::uint16_t now = tag();
   // A full-width failure holds whatever the ordering; a limited one only for the corner
   // (the ordering) it was found with.
-  return e.generation == generation_ && e.key == key && e.depth >= depth &&
-         e.discrepancies >= discrepancies &&
-         (e.discrepancies == kFullWidth || e.corner == corner_);
+  return e.check == std::uint32_t(key >> 32) && (e.tag >> 2) == (now >> 2) &&
+         e.depth >= depth && e.discrepancies >= discrepancies &&
+         (e.discrepancies == kFullWidth || e.tag == now);
 }
 
 void HelpmateSearch::tt_store(Key key, int depth, int discrepancies) {
   TtEntry& e = tt_[key & (kTtSize - 1)];
-  if (e.generation == generation_ && e.key == key) {
+  const std::uint16_t now = tag();
+  const auto check = std::uint32_t(key >> 32);
+  if (e.check == check && (e.tag >> 2) == (now >> 2)) {
     // keep whichever result covers more; when neither dominates, the newer one
     if (e.depth >= depth && e.discrepancies >= discrepancies &&
-        (e.discrepancies == kFullWidth || e.corner == corner_))
+        (e.discrepancies == kFullWidth || e.tag == now))
       return;
   }
-  e = TtEntry{key, generation_, std::uint8_t(depth), std::uint8_t(discrepancies), corner_};
+  // A depth beyond 255 (forced-move extensions) is stored as 255: a weaker claim.
+  e = TtEntry{check, now, std::uint8_t(std::min(depth, 255)), std::uint8_t(discrepancies)};
 }
 
 bool HelpmateSearch::mate_in_one(const MoveList& moves) {
@@ -124,23 +137,25 @@ bool HelpmateSearch::lds(int depth, int discrepancies, int ply) {
   }
   if (depth == 1 && goal_ == SearchGoal::kCheckmate) return false;  // mate-in-one was tried
 
-  Move ordered[MoveList::kCapacity];
-  const int n = order_moves(moves, ordered);
+  int scores[MoveList::kCapacity];
+  score_moves(moves, scores);
+  const int n = moves.size();
   // A reply of the loser at depth 1 leads somewhere only if it is forced (the forced-move
   // extension gives the winner one more ply for a mate in one); the others would be
   // visited just to learn that, so only a cheap count of the replies is made.
   const bool replies_must_be_forced =
       depth == 2 && us == winner_ && goal_ == SearchGoal::kCheckmate;
   for (int i = 0; i < n && i <= discrepancies; ++i) {
-    pos_.make(ordered[i]);
+    const Move m = moves[next_best(scores, n)];
+    pos_.make(m);
     if (replies_must_be_forced && count_legal(pos_) != 1) {
-      pos_.unmake(ordered[i]);
+      pos_.unmake(m);
       continue;
     }
     const bool found = lds(depth - 1, discrepancies - i, ply + 1);
-    pos_.unmake(ordered[i]);
+    pos_.unmake(m);
     if (found) {
-      line_.push_back(ordered[i]);
+      line_.push_back(m);
       return true;
     }
     if (aborted_) return false;

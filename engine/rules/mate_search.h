@@ -18,7 +18,8 @@
 //   explicit stack), skipping positions that `statically_unwinnable` proves hopeless. If
 //   it finishes without meeting a mate of the loser, no mate is reachable: unwinnable.
 // Keys are 64-bit Zobrist keys; a collision could hide a position (probability about
-// n^2 / 2^65 for n positions: below 1e-8 at the default limits).
+// n^2 / 2^65 for n positions: below 1e-8 at the default limits). The helpmate table keeps
+// 49 of them (index and check): a false hit there also only hides a line.
 #pragma once
 
 #include <cstdint>
@@ -52,17 +53,18 @@ class HelpmateSearch {
 
  private:
   struct TtEntry {
-    Key key = 0;
-    std::uint32_t generation = 0;
+    std::uint32_t check = 0;  // key bits beyond the index
+    std::uint16_t tag = 0;    // generation (14 bits) and the corner's index (2 bits)
     std::uint8_t depth = 0;
     std::uint8_t discrepancies = 0;
-    Square corner = kA1;  // the ordering the failure was found with
   };
+  std::uint16_t tag() const;
   bool lds(int depth, int discrepancies, int ply);
   bool attempt(const Position& root, Square corner, std::uint64_t attempt_limit, int widest);
   bool mate_in_one(const MoveList& moves);
   bool forced_mate_in_one(const MoveList& loser_moves);
-  int order_moves(const MoveList& moves, Move* ordered);
+  void score_moves(const MoveList& moves, int* scores);
+  static int next_best(int* scores, int n);
   bool tt_failed(Key key, int depth, int discrepancies) const;
   void tt_store(Key key, int depth, int discrepancies);
   bool visit(Key key);  // inserts into the visited set; false when already there

@@ -96,6 +96,14 @@ TEST(Unwinnability, LoneMinorMatesWithTheLosersBlockers) {
   }
 }
 
+// The budget rule that skips the exhaustive pass: only a loser's queen or rook with room
+// to move counts (a rook walled in by its own pawns does not).
+TEST(Unwinnability, ReachableSetIsHugeOnlyWithAFreeHeavyPieceOfTheLoser) {
+  EXPECT_TRUE(reachable_set_is_huge(fen("8/8/8/4k3/8/8/1r6/B3K3 w - -"), kWhite));
+  EXPECT_FALSE(reachable_set_is_huge(fen("8/8/8/4k3/8/8/1r6/B3K3 w - -"), kBlack));
+  EXPECT_FALSE(reachable_set_is_huge(fen("rk6/pp6/8/8/8/8/8/B3K3 w - -"), kWhite));
+}
+
 TEST(Unwinnability, AlreadyMatedIsWinnableWithoutSearch) {
   Analysis a = analyse_winnability(fen("k1R5/8/1K6/8/8/8/8/8 b - -"), kWhite,
                                    AnalysisMode::kQuick, 0);
