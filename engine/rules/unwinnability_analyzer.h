@@ -24,7 +24,7 @@ class WinnabilityAnalyzer {
 // Material or blocked-structure proof that `winner` cannot mate (no search).
 bool statically_unwinnable(const Position& pos, Color winner);
 // Budget rule: the loser has a queen or rook with room to move, so the exhaustive pass
-// cannot finish (full mode skips it; an answer of true proves nothing).
+// cannot finish (full mode cuts it short; an answer of true proves nothing).
 bool reachable_set_is_huge(const Position& pos, Color winner);
 // The static_material mating test (lichess table).
 Analysis static_material_verdict(const Position& pos, Color side);
