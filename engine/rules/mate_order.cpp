@@ -115,7 +115,13 @@ int MoveScorer::score(Move m) {
   int score = 0;
   if (winner_to_move_) {
     if (m.is_promotion()) score += m.promotion() == kQueen ? 400 : -20;
-    if (capture) score += plan.phase == MatePhase::kBlockers ? -30 : 30;
+    if (capture) {
+      // With a lone minor the loser's units are the blockers, so they are kept; but a
+      // queen or rook next to the corner interposes on a bishop's check: take it.
+      const PieceType taken = type_of(pos.piece_on(to));
+      const bool liability = (taken == kQueen || taken == kRook) && pos.pieces(winner_, kBishop);
+      score += plan.phase == MatePhase::kBlockers && !liability ? -30 : 30;
+    }
     if (type == kKing) {
       Square target = their_king_;
       if (plan.phase == MatePhase::kPromote) {
@@ -163,10 +169,16 @@ int MoveScorer::score(Move m) {
   }
   // The loser.
   if (capture) score -= 40;  // keep the winner's material
-  if (m.is_promotion())
+  if (m.is_promotion()) {
     // A blocker should block, not attack the squares the winner's king needs: a knight
-    // or bishop first, a queen last.
+    // or bishop first, a queen last. Against a lone bishop, a bishop of the other colour
+    // is the ideal blocker: it can never interpose on the check nor take the checker.
     score += plan.phase == MatePhase::kBlockers ? 70 - 5 * int(m.promotion() - kKnight) : -10;
+    if (plan.phase == MatePhase::kBlockers && m.promotion() == kBishop && mate_lines_ &&
+        pos.pieces(winner_, kBishop) &&
+        ((square_bb(to) & kDarkSquares) != 0) != ((pos.pieces(winner_, kBishop) & kDarkSquares) != 0))
+      score += 20;
+  }
   if (type == kKing) {
     score += 10 * (distance(from, plan.corner) - distance(to, plan.corner));
   } else if (type == kPawn) {

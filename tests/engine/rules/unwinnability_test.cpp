@@ -89,6 +89,10 @@ TEST(Unwinnability, LoneMinorMatesWithTheLosersBlockers) {
       {"8/3k1b2/8/6P1/6PK/8/8/8 w - - 3 51", kBlack},          // bishop, promoted blockers
       {"8/8/8/8/8/1PRnkB1P/PK4P1/8 w - - 3 51", kBlack},       // knight
       {"8/8/p7/1p1k4/2p1N3/8/2r5/4K3 w - - 0 64", kWhite},     // knight
+      // the loser's rooks would interpose on the bishop's check: the winner takes them
+      {"2R5/b7/8/5P1P/3k2P1/8/2R1K3/8 w - - 1 61", kBlack},
+      // a lone bishop against a queen and pawns (not found at 500k nodes before)
+      {"8/4K3/4B3/6k1/4ppp1/6q1/8/8 w - - 0 89", kWhite},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.fen);
