@@ -182,9 +182,11 @@ int MoveScorer::score(Move m) {
   if (type == kKing) {
     score += 10 * (distance(from, plan.corner) - distance(to, plan.corner));
   } else if (type == kPawn) {
-    // A pawn already walling a flight square of the corner stays there.
+    // A pawn already walling a flight square of the corner stays there. The others
+    // push, but by less than a king step scores: when every push outscored the king,
+    // each line promoted all the pawns before the king set off for its corner.
     if (plan.phase == MatePhase::kBlockers)
-      score += (blocker_spots_ & square_bb(from)) ? -120 : to == plan.corner ? -60 : 25;
+      score += (blocker_spots_ & square_bb(from)) ? -120 : to == plan.corner ? -60 : 8;
     else
       score += 3;
   } else if (plan.phase == MatePhase::kBlockers) {

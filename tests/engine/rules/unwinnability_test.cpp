@@ -93,6 +93,9 @@ TEST(Unwinnability, LoneMinorMatesWithTheLosersBlockers) {
       {"2R5/b7/8/5P1P/3k2P1/8/2R1K3/8 w - - 1 61", kBlack},
       // a lone bishop against a queen and pawns (not found at 500k nodes before)
       {"8/4K3/4B3/6k1/4ppp1/6q1/8/8 w - - 0 89", kWhite},
+      // the loser's king walks to the corner before its pawns promote
+      {"8/6k1/1p3p2/2p2B1p/8/5K2/1p6/8 b - - 1 47", kWhite},
+      {"8/6bk/8/1Q6/3P4/8/PP3PPP/3R2K1 b - - 0 36", kBlack},
   };
   for (const auto& c : cases) {
     SCOPED_TRACE(c.fen);
