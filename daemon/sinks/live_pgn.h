@@ -2,14 +2,10 @@
 // only from the events players and spectators may see (rules.md D14: the caller feeds
 // public events; this class ignores any other).
 //
-// The text is the PGN export format written by engine/game/pgn.h, with the mover's clock
-// after each move as {[%clk h:mm:ss]}. A position change that is not a move - an illegal
-// move that stood (rules.md D5: A.5.2 / B.3 let it stand), the arbiter setting up a
-// position - cannot be written in SAN. The game record then ends with a comment saying
-// so, and the game goes on in a new record with the same tags plus SetUp/FEN of the new
-// position, so a broadcast that matches games by players and position in the file keeps
-// following it. A completed move that is not legal in the position we hold (an arbiter-
-// only change we never saw) starts a new record the same way, with a neutral comment.
+// The records - the game's text ending at an illegal move that stood (rules.md D5) or an
+// arbiter's position change, and going on as a new record with SetUp/FEN - are kept by
+// engine::PgnRecorder (engine/game/pgn_recorder.h), which eboard-replay --pgn-out uses
+// too; this class maps the wire events onto it.
 //
 // Only the current game of the board is kept: a new gameStarted replaces it.
 #pragma once
@@ -20,7 +16,7 @@
 #include <vector>
 
 #include "eboard/v1/event.pb.h"
-#include "engine/game/pgn.h"
+#include "engine/game/pgn_recorder.h"
 
 namespace eboard::daemon {
 
@@ -34,24 +30,8 @@ class LivePgn {
   const std::string& text() const { return text_; }
 
  private:
-  struct Record {
-    engine::PgnGame game;
-    engine::Position position;  // after the record's last move
-    std::vector<std::optional<std::chrono::milliseconds>> clocks;
-  };
-
-  void start(const eboard::v1::GameStarted& started);
-  bool move(const eboard::v1::MoveCompleted& completed);
-  bool jump(const std::string& fen, const std::string& comment);
-  void close_current(const std::string& comment);
-  bool open_record(const std::string& fen);
-  void render();
-
   std::string board_id_;
-  std::vector<engine::PgnTag> tags_;
-  std::vector<Record> records_;
-  std::string result_ = "*";
-  std::string last_illegal_;  // the latest public illegalMoveCompleted, for the comment
+  engine::PgnRecorder recorder_;
   std::string text_;
 };
 

@@ -7,7 +7,7 @@
 #include "daemon/event_mapping.h"
 #include "daemon/programs/eboard_replay/replay_session.h"
 #include "eboard/v1/json.h"
-#include "engine/game/pgn.h"
+#include "engine/game/pgn_recorder.h"
 #include "simulators/script/script_reader.h"
 
 namespace {
@@ -26,35 +26,11 @@ int usage_error(const std::string& message) {
   return 2;
 }
 
-// The game as PGN (interfaces.md §5): the script's tags, the moves, each mover's clock.
-bool write_pgn_file(const std::string& path, const ReplaySession& session) {
-  const eboard::engine::GameTracker* t = session.tracker();
-  eboard::engine::PgnGame game;
-  game.tags = session.tags();
-  std::vector<std::optional<std::chrono::milliseconds>> clocks;
-  if (t) {
-    game.start = t->config().start;
-    for (const auto& m : t->moves()) {
-      game.moves.push_back(m.move);
-      game.comments.emplace_back();
-      clocks.emplace_back(std::chrono::milliseconds(m.remaining_ms));
-    }
-    game.result = t->result();
-  }
-  bool has_result = false;
-  for (auto& [name, value] : game.tags)
-    if (name == "Result") {
-      value = game.result;
-      has_result = true;
-    }
-  if (!has_result) game.tags.emplace_back("Result", game.result);
-  auto text = eboard::engine::write_pgn(game, clocks);
-  if (!text) {
-    std::cerr << "eboard-replay: " << path << ": " << text.error() << "\n";
-    return false;
-  }
+// The game as PGN (interfaces.md §5): the records the live broadcast writes too
+// (engine/game/pgn_recorder.h: an illegal move that stood ends a record, rules.md D5).
+bool write_pgn_file(const std::string& path, const eboard::engine::PgnRecorder& pgn) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << text.value();
+  out << pgn.text();
   out.flush();
   if (!out) {
     std::cerr << "eboard-replay: " << path << ": cannot write\n";
@@ -97,8 +73,10 @@ int main(int argc, char** argv) {
   ReplaySession session(options);
   eboard::engine::GameEvents events;
   eboard::daemon::EventEnvelope envelope;
+  eboard::engine::PgnRecorder pgn;
   const auto print = [&]() {
     for (const auto& e : events) {
+      pgn.apply(e);
       envelope.board_id = session.board_id();
       envelope.rules = session.tracker() ? session.tracker()->rules().name : "";
       ++envelope.seq;
@@ -124,6 +102,6 @@ int main(int argc, char** argv) {
   session.finish(events);
   print();
   std::cout.flush();
-  if (!pgn_out.empty() && !write_pgn_file(pgn_out, session)) return 2;
+  if (!pgn_out.empty() && !write_pgn_file(pgn_out, pgn)) return 2;
   return 0;
 }

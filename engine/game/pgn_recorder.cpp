@@ -1,0 +1,135 @@
+#include "engine/game/pgn_recorder.h"
+
+#include "engine/board/fen.h"
+#include "engine/board/notation.h"
+
+namespace eboard::engine {
+namespace {
+
+// Placement and side to move: what must agree for a move list to continue (counters
+// and castling rights may legitimately be reported differently after a set-up).
+std::string position_part(const std::string& fen) {
+  const auto first = fen.find(' ');
+  if (first == std::string::npos) return fen;
+  return fen.substr(0, fen.find(' ', first + 1));
+}
+
+const char* side_name(Color side) { return side == kBlack ? "Black" : "White"; }
+
+}  // namespace
+
+void PgnRecorder::start(std::vector<PgnTag> tags, const std::string& time_control, const std::string& fen) {
+  tags_ = std::move(tags);
+  bool has_time_control = false;
+  for (const auto& [name, value] : tags_) has_time_control |= name == "TimeControl";
+  if (!has_time_control && !time_control.empty()) tags_.emplace_back("TimeControl", time_control);
+  records_.clear();
+  result_ = "*";
+  last_illegal_.clear();
+  if (!open_record(fen)) open_record(std::string(kStartFen));
+}
+
+bool PgnRecorder::open_record(const std::string& fen) {
+  auto position = parse_fen(fen, FenMode::kAllowIrregular);
+  if (!position) return false;
+  Record record;
+  record.game.tags = tags_;
+  record.game.start = position.value();
+  record.position = position.value();
+  records_.push_back(std::move(record));
+  return true;
+}
+
+bool PgnRecorder::move(const std::string& uci, const std::string& fen_after,
+                       std::optional<std::chrono::milliseconds> mover_remaining) {
+  if (records_.empty()) return false;
+  Record* record = &records_.back();
+  auto parsed = parse_uci(record->position, uci);
+  // Something we were not shown changed the position: go on from after this move.
+  if (!parsed) return jump(fen_after, "The game continues from a changed position");
+  record->position.make(parsed.value());
+  record->game.moves.push_back(parsed.value());
+  record->game.comments.emplace_back();
+  record->clocks.push_back(mover_remaining);
+  last_illegal_.clear();  // a move was made after it: a later change is not that move
+  if (!fen_after.empty() && position_part(to_fen(record->position)) != position_part(fen_after))
+    jump(fen_after, "The game continues from a changed position");
+  return true;
+}
+
+void PgnRecorder::illegal_completed(Color side, const std::string& uci) {
+  last_illegal_ = std::string(side_name(side)) + "'s illegal move" + (uci.empty() ? "" : " " + uci);
+}
+
+bool PgnRecorder::illegal_stood(Color side, const std::string& fen) {
+  if (records_.empty()) return false;
+  const std::string what = last_illegal_.empty() ? std::string(side_name(side)) + "'s illegal move" : last_illegal_;
+  return jump(fen, what + " stood (rules.md D5); the game continues from the position after it");
+}
+
+// After a completed illegal move the change is that move standing (D5: the claim window's
+// position, or A.5.2's) and the comment names it.
+bool PgnRecorder::position_changed(const std::string& fen, const std::string& description) {
+  if (records_.empty()) return false;
+  std::string comment = description.empty() ? "The arbiter set up a new position" : description;
+  if (!last_illegal_.empty()) comment = last_illegal_ + " stands on the board: " + comment;
+  return jump(fen, comment);
+}
+
+bool PgnRecorder::result(const std::string& result) {
+  if (records_.empty()) return false;
+  result_ = result;
+  return true;
+}
+
+bool PgnRecorder::jump(const std::string& fen, const std::string& comment) {
+  if (position_part(to_fen(records_.back().position)) == position_part(fen)) return false;
+  if (!parse_fen(fen, FenMode::kAllowIrregular)) return false;
+  close_current(comment);
+  return open_record(fen);
+}
+
+void PgnRecorder::close_current(const std::string& comment) {
+  Record& record = records_.back();
+  if (record.game.comments.empty()) {
+    record.game.leading_comment = comment;
+  } else {
+    std::string& last = record.game.comments.back();
+    last = last.empty() ? comment : last + " " + comment;
+  }
+  last_illegal_.clear();
+}
+
+bool PgnRecorder::apply(const GameEvent& e) {
+  if (e.visibility != EventVisibility::kPublic) return false;
+  const Color side = e.side.value_or(kWhite);
+  switch (e.kind) {
+    case GameEventKind::kGameStarted:
+      start(e.tags, e.time_control, e.fen);
+      return true;
+    case GameEventKind::kMoveCompleted:
+      return move(e.uci, e.fen, std::chrono::milliseconds(side == kBlack ? e.black_ms : e.white_ms));
+    case GameEventKind::kIllegalMoveCompleted:
+      illegal_completed(side, e.uci);
+      return false;
+    case GameEventKind::kIllegalMoveStood: return illegal_stood(side, e.fen);
+    case GameEventKind::kPositionChanged: return position_changed(e.fen, e.description);
+    case GameEventKind::kGameEnded: return !e.proposed && result(e.result);
+    default: return false;
+  }
+}
+
+std::string PgnRecorder::text() const {
+  std::string out;
+  for (std::size_t i = 0; i < records_.size(); ++i) {
+    PgnGame game = records_[i].game;
+    // Only the last record carries the result: earlier ones stopped at a position change.
+    game.result = i + 1 == records_.size() ? result_ : "*";
+    for (auto& [name, value] : game.tags)
+      if (name == "Result") value = game.result;
+    if (auto written = write_pgn(game, records_[i].clocks)) out += written.value();
+  }
+  return out;
+}
+
+}  // namespace eboard::engine

@@ -1,0 +1,70 @@
+// PgnRecorder: one board's game as PGN while it is played, for the live broadcast
+// (daemon/sinks/live_pgn.h, fed the public wire events) and eboard-replay --pgn-out (fed
+// the engine's events through apply()); one implementation for both.
+//
+// The problem: a position change that is not a move cannot be written in SAN - an illegal
+// move that stood (rules.md D5: A.5.2, B.3, the claim-only sets let it stand), the arbiter
+// setting up a position. Issue 7 §3: the game record then ends with a comment naming what
+// happened, and the game goes on as a new record with the same tags plus SetUp/FEN of the
+// position after it, so a broadcast that matches games by players and by position in the
+// file keeps following it. A completed move that is not legal in the position held (a
+// change the recorder was not shown, e.g. arbiter-only events filtered out) starts a new
+// record the same way, with a neutral comment. Only the last record carries the result.
+//
+// Only public events belong in a broadcast (rules.md D14): apply() ignores the others, and
+// the live sink feeds public events only.
+#pragma once
+
+#include <chrono>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "engine/game/game_event.h"
+#include "engine/game/pgn.h"
+
+namespace eboard::engine {
+
+class PgnRecorder {
+ public:
+  // A new game (gameStarted): replaces everything held. A FEN that does not parse starts
+  // from the standard position.
+  void start(std::vector<PgnTag> tags, const std::string& time_control, const std::string& fen);
+  // A completed move (moveCompleted): `fen_after` is the position the engine reached, used
+  // to notice a change the recorder was not shown. False before start().
+  bool move(const std::string& uci, const std::string& fen_after,
+            std::optional<std::chrono::milliseconds> mover_remaining);
+  // A completed illegal move (illegalMoveCompleted): remembered to name it if it stands.
+  void illegal_completed(Color side, const std::string& uci);
+  // The illegal move stood (illegalMoveStood): the record ends, a new one starts at `fen`.
+  bool illegal_stood(Color side, const std::string& fen);
+  // The position was set to `fen` otherwise (positionChanged): the same, with `description`.
+  bool position_changed(const std::string& fen, const std::string& description);
+  // A final result (a proposed one is not: gameEnded with proposed=false).
+  bool result(const std::string& result);
+
+  // One engine event, public ones only; true when the text changed.
+  bool apply(const GameEvent& event);
+
+  bool started() const { return !records_.empty(); }
+  // Every record in export format, concatenated ("" before start()).
+  std::string text() const;
+
+ private:
+  struct Record {
+    PgnGame game;
+    Position position;  // after the record's last move
+    std::vector<std::optional<std::chrono::milliseconds>> clocks;
+  };
+
+  bool jump(const std::string& fen, const std::string& comment);
+  void close_current(const std::string& comment);
+  bool open_record(const std::string& fen);
+
+  std::vector<PgnTag> tags_;
+  std::vector<Record> records_;
+  std::string result_ = "*";
+  std::string last_illegal_;  // "White's illegal move e2e5", for the comment if it stands
+};
+
+}  // namespace eboard::engine

@@ -1,0 +1,93 @@
+// PgnRecorder: the game as PGN records (issue 7 §3, rules.md D5). Checked by reading the
+// text back with the PGN reader.
+#include "engine/game/pgn_recorder.h"
+
+#include <gtest/gtest.h>
+
+namespace eboard::engine {
+namespace {
+
+using std::chrono::milliseconds;
+
+constexpr const char* kStart = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
+
+std::vector<PgnGame> games_of(const PgnRecorder& r) {
+  auto games = read_pgn(r.text(), "recorded.pgn");
+  EXPECT_TRUE(games.ok()) << (games.ok() ? "" : games.error()) << "\n" << r.text();
+  return games.ok() ? games.value() : std::vector<PgnGame>{};
+}
+
+GameEvent event(GameEventKind kind, EventVisibility v = EventVisibility::kPublic) {
+  GameEvent e;
+  e.kind = kind;
+  e.visibility = v;
+  return e;
+}
+
+TEST(PgnRecorder, AnIllegalMoveThatStoodEndsTheRecordAndANewOneCarriesOn) {
+  PgnRecorder r;
+  r.start({{"White", "A"}, {"Black", "B"}}, "180+2", kStart);
+  EXPECT_TRUE(r.move("e2e4", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", milliseconds(179000)));
+  // Black's knight jumps like a bishop and it stands (A.5.2).
+  r.illegal_completed(kBlack, "g8e6");
+  const std::string after = "rnbqkb1r/pppppppp/4n3/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2";
+  EXPECT_TRUE(r.illegal_stood(kBlack, after));
+  EXPECT_TRUE(r.move("d2d4", "rnbqkb1r/pppppppp/4n3/8/3PP3/8/PPP2PPP/RNBQKBNR b KQkq - 0 2", milliseconds(170000)));
+  EXPECT_TRUE(r.result("1-0"));
+  const auto games = games_of(r);
+  ASSERT_EQ(games.size(), 2u);
+  ASSERT_EQ(games[0].moves.size(), 1u);
+  EXPECT_NE(games[0].comments[0].find("Black's illegal move g8e6 stood"), std::string::npos) << r.text();
+  EXPECT_EQ(games[0].result, "*");
+  EXPECT_EQ(*games[1].tag("White"), "A");
+  EXPECT_EQ(*games[1].tag("TimeControl"), "180+2");
+  EXPECT_EQ(*games[1].tag("SetUp"), "1");
+  EXPECT_EQ(*games[1].tag("FEN"), after);
+  ASSERT_EQ(games[1].moves.size(), 1u);
+  EXPECT_EQ(games[1].result, "1-0");
+  EXPECT_EQ(parse_clk(games[1].comments[0]), milliseconds(170000));
+}
+
+TEST(PgnRecorder, ApplyTakesPublicEventsOnly) {
+  PgnRecorder r;
+  GameEvent started = event(GameEventKind::kGameStarted);
+  started.fen = kStart;
+  EXPECT_TRUE(r.apply(started));
+  GameEvent stood = event(GameEventKind::kIllegalMoveStood, EventVisibility::kArbiter);
+  stood.side = kWhite;
+  stood.fen = "rnbqkbnr/pppppppp/8/8/8/4N3/PPPPPPPP/RNBQKB1R b KQkq - 0 1";
+  EXPECT_FALSE(r.apply(stood));  // arbiter-only (D14): not in a broadcast
+  GameEvent proposed = event(GameEventKind::kGameEnded);
+  proposed.result = "1-0";
+  proposed.proposed = true;
+  EXPECT_FALSE(r.apply(proposed));  // awaiting the arbiter's ruling
+  auto games = games_of(r);
+  ASSERT_EQ(games.size(), 1u);
+  EXPECT_EQ(games[0].result, "*");
+  proposed.proposed = false;
+  EXPECT_TRUE(r.apply(proposed));
+  EXPECT_EQ(games_of(r)[0].result, "1-0");
+}
+
+TEST(PgnRecorder, AMoveNotLegalInThePositionHeldStartsANewRecord) {
+  PgnRecorder r;
+  r.start({}, "", kStart);
+  // A change we were not shown: Black's move from a position with White's knight on f3.
+  r.move("e7e5", "rnbqkbnr/pppp1ppp/8/4p3/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 2", milliseconds(1000));
+  const auto games = games_of(r);
+  ASSERT_EQ(games.size(), 2u);
+  EXPECT_NE(games[0].leading_comment.find("changed position"), std::string::npos);
+  EXPECT_EQ(*games[1].tag("FEN"), "rnbqkbnr/pppp1ppp/8/4p3/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 2");
+}
+
+TEST(PgnRecorder, NothingBeforeStartAndNoRecordForAnUnchangedPosition) {
+  PgnRecorder r;
+  EXPECT_FALSE(r.move("e2e4", "", std::nullopt));
+  EXPECT_EQ(r.text(), "");
+  r.start({}, "", kStart);
+  EXPECT_FALSE(r.position_changed(kStart, "same position"));
+  EXPECT_EQ(games_of(r).size(), 1u);
+}
+
+}  // namespace
+}  // namespace eboard::engine
