@@ -216,8 +216,18 @@ SharedBytes HttpServer::snapshot_message(std::size_t board, bool binary) const {
 
 void HttpServer::open_websocket(beast::tcp_stream stream, WsSession::Request request,
                                 std::size_t board, bool binary) {
+  // The kernel's send buffer would otherwise grow (autotuning, up to tcp_wmem's 4 MiB) and
+  // swallow megabytes for a client that does not read, long before the bounded queue
+  // noticed it; a fixed one keeps both small and lets the queue decide (ws_session.h).
+  boost::system::error_code ignored;
+  stream.socket().set_option(boost::asio::socket_base::send_buffer_size(kWsSendBufferBytes), ignored);
+  boost::system::error_code no_peer;
+  const auto endpoint = stream.socket().remote_endpoint(no_peer);
+  std::string peer = no_peer ? "?" : endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
   auto session = std::make_shared<WsSession>(
-      std::move(stream), board, binary, ws_queue_bytes_, [this](WsSession* closed) {
+      std::move(stream), board, binary, ws_queue_bytes_,
+      [this, peer = std::move(peer)](WsSession* closed, const std::string& reason) {
+        if (!reason.empty() && log_) log_("http: WebSocket client " + peer + " dropped: " + reason);
         sessions_.remove_if([closed](const auto& s) { return s.get() == closed; });
       });
   sessions_.push_back(session);

@@ -29,6 +29,8 @@ namespace eboard::daemon {
 class HttpServer {
  public:
   using Log = std::function<void(const std::string&)>;
+  // Kernel send buffer of a WebSocket client (see open_websocket).
+  static constexpr int kWsSendBufferBytes = 64 * 1024;
 
   HttpServer(boost::asio::io_context& io, const EventHub& hub, const BroadcastBoards& boards,
              std::size_t ws_queue_bytes, Log log);

@@ -4,17 +4,21 @@
 // JSON by default or binary Protobuf with ?format=binary (interfaces.md §4).
 //
 // Slow consumers never slow the board (design.md): messages wait in a queue bounded in
-// bytes, one write in flight; a client whose queue overflows is disconnected at once
-// (its socket closed, nothing more waited for). Frames are shared, never copied per
-// client.
+// bytes, one write in flight; a client whose queue overflows is dropped at once - it gets
+// no more events, its queue is freed and the owner is told why (it logs the reason) - and
+// then told why itself: a WebSocket close (1008, "too slow: ...") goes out after the write
+// in flight, for a client that reads again; one that still does not read within
+// kCloseGrace has its socket closed. Frames are shared, never copied per client.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <deque>
 #include <functional>
 #include <memory>
 #include <string>
 
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/message.hpp>
@@ -27,7 +31,10 @@ namespace eboard::daemon {
 
 class WsSession : public std::enable_shared_from_this<WsSession> {
  public:
-  using Closed = std::function<void(WsSession*)>;
+  // Called once when the session ends: the reason for an overflow, "" when the client
+  // left or the server shuts down.
+  using Closed = std::function<void(WsSession*, const std::string& reason)>;
+  static constexpr auto kCloseGrace = std::chrono::seconds(5);
   using Request = boost::beast::http::request<boost::beast::http::string_body>;
 
   WsSession(boost::beast::tcp_stream stream, std::size_t board, bool binary,
@@ -46,7 +53,10 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
  private:
   void read();
   void write_next();
-  void drop();
+  void drop(const std::string& reason = "");
+  void overflow();
+  void send_close();
+  void force_close();
 
   boost::beast::websocket::stream<boost::beast::tcp_stream> ws_;
   std::size_t board_;
@@ -59,6 +69,8 @@ class WsSession : public std::enable_shared_from_this<WsSession> {
   bool writing_ = false;
   bool open_ = false;
   bool dropped_ = false;
+  std::string close_reason_;  // set on overflow: the close frame still to send
+  boost::asio::steady_timer close_timer_;
 };
 
 }  // namespace eboard::daemon

@@ -6,8 +6,10 @@
 // board's events.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
+#include <thread>
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -230,6 +232,120 @@ TEST(HttpE2e, SlowAndVanishedClientsNeverDelayTheBoard) {
   EXPECT_GT(got.size(), 10u);
   // And the page is still served to others while those clients hang.
   EXPECT_EQ(http_get(port, "/boards/b1.pgn").status, 200);
+}
+
+// The overflow path itself (design.md "Slow consumers never slow the board"): one
+// WebSocket client that stops reading while a whole corpus game streams is dropped once
+// more than --ws-queue-bytes wait for it - the daemon says so with the reason, and the
+// client, reading again, finds the close frame with that reason - while a second client
+// gets every public event, each about as soon as the board made it.
+TEST(HttpE2e, NonReadingWebSocketIsDroppedWithAReasonOthersAreNotDelayed) {
+  namespace asio = boost::asio;
+  namespace beast = boost::beast;
+  using Ws = beast::websocket::stream<asio::ip::tcp::socket>;
+  const std::string dir = temp_dir("ws-overflow");
+  const std::string script = make_script(dir, "w1", 3);
+  const double speed = std::max(1.0, script_seconds(script) / 8.0);  // about 8 s of play
+  const std::uint16_t port = free_tcp_port();
+  Child daemon({kBin + "/eboardd", "--http", "127.0.0.1:" + std::to_string(port), "--ws-queue-bytes", "4096",
+                "--journal", dir + "/journal", "--journal-fsync", "never", "--runtime-dir", dir,
+                "--listen", "unix:" + dir + "/events.sock", "--print", "json", "--sim-speed",
+                std::to_string(speed), "--board", "w1=sim:" + script});
+  ASSERT_TRUE(daemon.wait_for_stderr("http: serving on", 20s)) << daemon.err();
+
+  asio::io_context io;
+  Ws frozen(io);
+  frozen.next_layer().open(asio::ip::tcp::v4());
+  frozen.next_layer().set_option(asio::socket_base::receive_buffer_size(1024));
+  frozen.next_layer().connect({asio::ip::make_address("127.0.0.1"), port});
+  frozen.handshake("127.0.0.1", "/ws?board=w1");
+
+  // The good client reads on its own thread, noting when each event arrives.
+  struct Arrival {
+    std::uint32_t seq;
+    std::int64_t at_ms;
+    std::chrono::steady_clock::time_point when;
+  };
+  std::vector<Arrival> arrivals;
+  std::string good_error;
+  std::thread reader([&] {
+    asio::io_context good_io;
+    Ws good(good_io);
+    good.next_layer().connect({asio::ip::make_address("127.0.0.1"), port});
+    good.handshake("127.0.0.1", "/ws?board=w1");
+    for (;;) {
+      beast::flat_buffer buffer;
+      beast::error_code error;
+      good.read(buffer, error);
+      if (error) {
+        good_error = error.message();
+        return;
+      }
+      auto frame = proto::frame_from_json(beast::buffers_to_string(buffer.data()));
+      if (!frame.ok() || !frame->has_event()) continue;
+      arrivals.push_back({frame->event().seq(), frame->event().at_ms(), std::chrono::steady_clock::now()});
+    }
+  });
+
+  // The frozen client's queue overflows during the game: the daemon names it and why.
+  const bool dropped = daemon.wait_for_stderr("dropped: too slow: more than 4096 bytes waiting", 120s);
+  std::string close_reason;
+  beast::error_code frozen_error;
+  if (dropped) {
+    for (;;) {  // reading again: what was in flight, then the close frame
+      beast::flat_buffer buffer;
+      frozen.read(buffer, frozen_error);
+      if (frozen_error) break;
+    }
+    close_reason = std::string(frozen.reason().reason.c_str());
+  }
+  // The corpus game ends by resignation, which the board cannot see: once the script has
+  // played out and the daemon printed its last move, the daemon stops and the good
+  // client's connection ends.
+  const bool finished = daemon.wait_for_stderr("script finished", 120s);
+  const std::size_t plies = [&] {
+    std::ifstream in(script);
+    std::string line;
+    std::size_t n = 0;
+    while (std::getline(in, line)) n += line.find(" lever ") != std::string::npos;
+    return n;
+  }();
+  const bool all_moves = daemon.wait_for([&](const std::string& out, const std::string&) {
+    return count(out, "\"moveCompleted\"") >= plies;
+  }, 20s);
+  daemon.kill(SIGTERM);
+  reader.join();
+  ASSERT_TRUE(dropped) << daemon.err();
+  ASSERT_TRUE(finished && all_moves) << daemon.err();
+  EXPECT_EQ(frozen_error, beast::websocket::error::closed) << frozen_error.message();
+  EXPECT_NE(close_reason.find("too slow"), std::string::npos) << close_reason;
+  EXPECT_EQ(frozen.reason().code, beast::websocket::close_code::policy_error);
+
+  ASSERT_FALSE(arrivals.empty()) << good_error;
+  daemon.wait(10s);
+  std::vector<std::uint32_t> got;
+  for (const auto& a : arrivals) got.push_back(a.seq);
+  std::vector<std::uint32_t> want;
+  for (const auto& e : printed(daemon.out())) {
+    if (e.seq() >= got.front() && e.seq() <= got.back() && e.visibility() == v1::VISIBILITY_PUBLIC) {
+      want.push_back(e.seq());
+    }
+  }
+  EXPECT_EQ(got, want);
+  EXPECT_GE(count(daemon.out(), "\"moveCompleted\""), plies);
+  // Not delayed: arrival minus the event's own time (the game's time line runs at the
+  // emulator's speed) stays about constant over the whole game - the drop never held the
+  // board up (it would add the frozen client's write timeout or more).
+  double least = 1e18;
+  double most = -1e18;
+  for (const auto& a : arrivals) {
+    const double lag_ms =
+        std::chrono::duration<double, std::milli>(a.when - arrivals.front().when).count() -
+        double(a.at_ms - arrivals.front().at_ms) / speed;
+    least = std::min(least, lag_ms);
+    most = std::max(most, lag_ms);
+  }
+  EXPECT_LT(most - least, 1500.0) << "events reached the good client unevenly";
 }
 
 }  // namespace
