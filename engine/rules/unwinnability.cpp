@@ -100,12 +100,16 @@ Analysis WinnabilityAnalyzer::analyse(const Position& pos, Color side, AnalysisM
 
   // The helpmate search first (it settles nearly every real position in a few hundred
   // nodes), then the exhaustive pass, which proves unwinnable when the reachable
-  // positions are few (locked structures the static argument misses).
+  // positions are few (locked structures the static argument misses) and, with its deep
+  // first lines, finds mates the ordering misses in such positions. Where the pass
+  // cannot finish (below) the helpmate search keeps half the budget; elsewhere an
+  // eighth: measured at 500k on the vectors, 1/2 left 160 queries undetermined, 1/4 153,
+  // 1/8 148, 1/16 147 (the pass gains more than the helpmate search loses).
   auto prune = [](const Position& p, Color winner) { return statically_unwinnable(p, winner); };
-  if (settle(search_.find_helpmate(pos, side, node_limit / 2))) return a;
+  const bool huge = node_limit >= kLargeBudget && reachable_set_is_huge(pos, side);
+  if (settle(search_.find_helpmate(pos, side, huge ? node_limit / 2 : node_limit / 8))) return a;
   std::uint64_t rest = node_limit > a.nodes ? node_limit - a.nodes : 0;
-  if (node_limit >= kLargeBudget && reachable_set_is_huge(pos, side))
-    rest = std::min(rest, node_limit / 16);
+  if (huge) rest = std::min(rest, node_limit / 16);
   if (rest > 0) settle(search_.explore_all(pos, side, rest, prune));
   return a;
 }
