@@ -25,7 +25,7 @@ constexpr auto kFlushDelay = std::chrono::milliseconds(20);
 MqttPublisher::MqttPublisher(asio::io_context& io, const EventHub& hub, MqttOptions options,
                              PgnSource pgn, Log log)
     : io_(io), hub_(hub), options_(std::move(options)), pgn_(std::move(pgn)), log_(std::move(log)),
-      reconnect_timer_(io), misc_timer_(io), flush_timer_(io), boards_(hub.board_count()) {
+      resolver_(io), reconnect_timer_(io), misc_timer_(io), flush_timer_(io), boards_(hub.board_count()) {
   mosquitto_lib_init();
   for (std::size_t b = 0; b < boards_.size(); ++b) boards_[b].delivered = hub.last_seq(b);
   load_acked();
@@ -53,6 +53,27 @@ void MqttPublisher::start() { connect(); }
 
 void MqttPublisher::connect() {
   if (stopped_) return;
+  boost::system::error_code not_numeric;
+  boost::asio::ip::make_address(options_.host, not_numeric);
+  if (!not_numeric || !options_.ca_file.empty()) return connect_to(options_.host);
+  if (next_address_ < addresses_.size()) return connect_to(addresses_[next_address_++]);
+  const std::uint64_t generation = ++generation_;
+  resolver_.async_resolve(
+      options_.host, std::to_string(options_.port),
+      [this, generation](const boost::system::error_code& error,
+                         const boost::asio::ip::tcp::resolver::results_type& results) {
+        if (error == boost::asio::error::operation_aborted) return;  // we may be gone
+        if (stopped_ || generation != generation_) return;
+        if (error || results.empty()) return lose("cannot resolve the host name: " + error.message());
+        addresses_.clear();
+        for (const auto& entry : results) addresses_.push_back(entry.endpoint().address().to_string());
+        next_address_ = 1;
+        connect_to(addresses_.front());
+      });
+}
+
+void MqttPublisher::connect_to(const std::string& address) {
+  if (stopped_) return;
   ++generation_;
   const std::string client_id = "eboardd-" + options_.site + "-" + options_.node;
   mosq_ = mosquitto_new(client_id.c_str(), true, this);
@@ -72,7 +93,7 @@ void MqttPublisher::connect() {
       return lose(std::string("TLS: ") + mosquitto_strerror(rc));
     }
   }
-  const int rc = mosquitto_connect_async(mosq_, options_.host.c_str(), options_.port,
+  const int rc = mosquitto_connect_async(mosq_, address.c_str(), options_.port,
                                          static_cast<int>(options_.keepalive.count()));
   if (rc != MOSQ_ERR_SUCCESS) return lose(std::string("connect: ") + mosquitto_strerror(rc));
   stream_.emplace(io_, mosquitto_socket(mosq_));
@@ -171,6 +192,8 @@ void MqttPublisher::on_connect_cb(mosquitto*, void* self, int rc) {
   p->connected_ = true;
   p->lost_reported_ = false;
   p->backoff_.reset();
+  p->addresses_.clear();  // the next connection resolves the name again
+  p->next_address_ = 0;
   p->log_("mqtt " + p->options_.host + ":" + std::to_string(p->options_.port) + ": connected");
   const std::string status = p->topic("", "status");
   mosquitto_publish(p->mosq_, nullptr, status.c_str(), 6, "online", kQos, true);
@@ -321,6 +344,7 @@ void MqttPublisher::shutdown() {
   }
   stopped_ = true;
   reconnect_timer_.cancel();
+  resolver_.cancel();
   save_acked();
 }
 

@@ -17,8 +17,11 @@
 //
 // A lost connection throws the libmosquitto client away and builds a new one after a
 // capped backoff; its queued messages are worthless because the journal has them.
-// Name resolution in mosquitto_connect_async is blocking: give the broker as an address
-// or a name the local resolver answers at once (a hosts entry).
+// Name resolution in mosquitto_connect_async is blocking, so a broker given by name is
+// resolved first with Asio's asynchronous resolver and libmosquitto gets the address (each
+// reconnect after a connection resolves again: the broker may have moved; a failed attempt
+// tries the next address of the last answer, e.g. 127.0.0.1 after ::1). Not with TLS: the certificate is
+// checked against the name libmosquitto is given, so there it resolves the name itself.
 #pragma once
 
 #include <chrono>
@@ -32,6 +35,7 @@
 #include <vector>
 
 #include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/posix/stream_descriptor.hpp>
 #include <boost/asio/steady_timer.hpp>
 
@@ -83,6 +87,7 @@ class MqttPublisher {
   };
 
   void connect();
+  void connect_to(const std::string& address);
   void lose(const std::string& reason);
   void schedule_reconnect();
   void watch_read();
@@ -106,6 +111,9 @@ class MqttPublisher {
   mosquitto* mosq_ = nullptr;
   std::optional<boost::asio::posix::stream_descriptor> stream_;
   std::uint64_t generation_ = 0;  // bumps on every new client: stale handlers ignore
+  boost::asio::ip::tcp::resolver resolver_;
+  std::vector<std::string> addresses_;  // the last resolution's answer, tried in order
+  std::size_t next_address_ = 0;
   boost::asio::steady_timer reconnect_timer_;
   boost::asio::steady_timer misc_timer_;
   boost::asio::steady_timer flush_timer_;
