@@ -24,6 +24,14 @@ void BoardState::apply(const v1::Event& e) {
   if (e.game_id() != 0) s.set_game_id(e.game_id());
   if (!e.rules().empty()) s.set_rules(e.rules());
   switch (e.kind_case()) {
+    case v1::Event::kGameStarted: history_.clear(); break;
+    case v1::Event::kMoveCompleted:
+    case v1::Event::kClockPressWithoutMove:
+    case v1::Event::kIllegalMoveCompleted:
+    case v1::Event::kPositionChanged: history_.push_back(e); break;
+    default: break;
+  }
+  switch (e.kind_case()) {
     case v1::Event::kGameStarted: {
       const auto& g = e.game_started();
       s.set_game_state(v1::GAME_STATE_IN_PROGRESS);

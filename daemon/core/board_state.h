@@ -6,6 +6,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "eboard/v1/event.pb.h"
 #include "eboard/v1/frame.pb.h"
@@ -20,6 +21,10 @@ class BoardState {
 
   void apply(const eboard::v1::Event& event);
   const eboard::v1::Snapshot& snapshot() const { return snapshot_; }
+  // The game in progress's facts a restarted daemon plays again to rebuild its tracker
+  // (recovery.h replay_game): moveCompleted, clockPressWithoutMove, illegalMoveCompleted
+  // and positionChanged, in journal order. Not part of the snapshot.
+  const std::vector<eboard::v1::Event>& game_history() const { return history_; }
   // Whether a game has started and not ended (recovery resumes only those).
   bool game_in_progress() const {
     return snapshot_.game_state() == eboard::v1::GAME_STATE_IN_PROGRESS;
@@ -27,6 +32,7 @@ class BoardState {
 
  private:
   eboard::v1::Snapshot snapshot_;
+  std::vector<eboard::v1::Event> history_;
 };
 
 }  // namespace eboard::daemon

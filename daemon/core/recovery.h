@@ -10,9 +10,13 @@
 
 #include <array>
 #include <optional>
+#include <string>
 #include <vector>
 
+#include "eboard/v1/event.pb.h"
+#include "eboard/v1/frame.pb.h"
 #include "engine/board/position.h"
+#include "engine/game/game_tracker.h"
 #include "engine/recognize/sensed_board.h"
 
 namespace eboard::daemon {
@@ -34,5 +38,23 @@ struct MissedMoves {
 MissedMoves find_missed_moves(const engine::Position& committed,
                               const std::array<engine::SquareCode, engine::kSquareCount>& board,
                               std::optional<engine::Color> running);
+
+// A restart must not reset what the game has counted so far: each side's completed moves
+// (clock periods by move count, the 6.4 check at a flag, the clock move counters compared
+// in clockMismatch), each side's completed illegal moves (rules.md D6: under FIDE rules
+// the second one loses) and the positions played (repetition claims, D7). The engine keeps
+// them in the tracker and its clock model, so the journal's game is played into `tracker` -
+// fresh, at the game's start position - once more: every completed move as its placement
+// and press, every press without a move and illegal move again (from its `uci`), and the
+// arbiter's position changes. All of it happens at `tracker` time zero except the
+// debounce an illegal placement must stand (rules.md D2); the caller drops the events
+// (the journal has them) and then sets the journal's clock times. An error when the
+// replay does not end where the journal did (same position, moves and illegal counts):
+// the caller then resumes from the last position alone, as before, and says so.
+// Not replayed: arbiter commands (time added, rulings, two hands), so a game that had one
+// of those replays only when the result agrees anyway.
+std::optional<std::string> replay_game(engine::GameTracker& tracker,
+                                       const std::vector<eboard::v1::Event>& history,
+                                       const eboard::v1::Snapshot& journal);
 
 }  // namespace eboard::daemon
