@@ -1,8 +1,9 @@
 // Real parts for the broadcast end-to-end tests: a mosquitto broker on a loopback port
 // (started as a process, ready when it says so), an MQTT subscriber on libmosquitto with
 // its own network thread (test code only; the daemon has none), a plain HTTP/1.1 client
-// over a TCP socket, and sensor scripts made by eboard-sim from real games. Every wait is
-// bounded and polls a condition; nothing sleeps a fixed time.
+// over a TCP socket, and sensor scripts made by eboard-sim from real games (processes,
+// scratch directories and ports: tests/e2e_process.h). Every wait is bounded and polls a
+// condition; nothing sleeps a fixed time.
 #pragma once
 
 #include <arpa/inet.h>
@@ -24,41 +25,18 @@
 #include <vector>
 
 #include "eboard/v1/event.pb.h"
-#include "tests/daemon/core/process_helper.h"
+#include "tests/e2e_process.h"
 
 namespace eboard::daemon::broadcast_test {
 
 using testing_support::Child;
+using testing_support::free_tcp_port;
+using testing_support::kBin;
+using testing_support::poll_until;
+using testing_support::temp_dir;
 using namespace std::chrono_literals;
 
-inline const std::string kBin = EBOARD_BIN_DIR;
 inline const std::string kGames = std::string(EBOARD_SHARED_DIR) + "/data/pgn/candidates_matches_1950-2022.pgn";
-
-inline std::string temp_dir(const char* what) {
-  std::string pattern = std::string("/tmp/eboard-") + what + "-XXXXXX";
-  return ::mkdtemp(pattern.data());
-}
-
-inline std::uint16_t free_tcp_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in sa{};
-  sa.sin_family = AF_INET;
-  sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa);
-  socklen_t len = sizeof sa;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&sa), &len);
-  ::close(fd);
-  return ntohs(sa.sin_port);
-}
-
-inline bool poll_until(const std::function<bool()>& done, std::chrono::milliseconds limit) {
-  const auto end = std::chrono::steady_clock::now() + limit;
-  while (!done()) {
-    if (std::chrono::steady_clock::now() >= end) return false;
-    std::this_thread::sleep_for(20ms);  // polling interval of a bounded wait
-  }
-  return true;
-}
 
 // A sensor script of game `k` of the shared corpus, played cleanly, under board id `id`.
 inline std::string make_script(const std::string& dir, const std::string& id, int k) {

@@ -1,5 +1,6 @@
-// Shared by the daemon's end-to-end tests: paths, a free port, JSON-line parsing, and a
-// raw protocol client over the Unix or TCP socket. Waits are bounded, never fixed sleeps.
+// Shared by the daemon's end-to-end tests: paths, JSON-line parsing, and a raw protocol
+// client over the Unix or TCP socket (processes, scratch directories and ports come from
+// tests/e2e_process.h). Waits are bounded, never fixed sleeps.
 #pragma once
 
 #include <netinet/in.h>
@@ -14,33 +15,13 @@
 #include "eboard/v1/framing.h"
 #include "eboard/v1/frame.pb.h"
 #include "eboard/v1/json.h"
-#include "tests/daemon/core/process_helper.h"
+#include "tests/e2e_process.h"
 
 namespace eboard::daemon::testing_support {
 
 namespace v1 = eboard::v1;
-using namespace std::chrono_literals;
-
-inline const std::string kBin = EBOARD_BIN_DIR;
 inline const std::string kScript = std::string(EBOARD_SOURCE_DIR) + "/tests/daemon/core/data/mate_game.ebs";
 inline const std::vector<std::string> kMoves = {"e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7"};
-
-inline std::string temp_dir() {
-  char pattern[] = "/tmp/eboardd-e2e-XXXXXX";
-  return ::mkdtemp(pattern);
-}
-
-inline std::uint16_t free_tcp_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in sa{};
-  sa.sin_family = AF_INET;
-  sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa);
-  socklen_t len = sizeof sa;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&sa), &len);
-  ::close(fd);
-  return ntohs(sa.sin_port);
-}
 
 inline std::vector<v1::Event> parse_events(const std::string& text) {
   std::vector<v1::Event> events;

@@ -1,22 +1,63 @@
-// Real child processes for the daemon's end-to-end tests: started with fork/exec, their
-// stdout (and stderr) read through pipes with poll(), so a test waits for a line with a
-// bounded timeout instead of sleeping. Each Child is killed (SIGKILL) if still running
-// when it goes out of scope.
+// The process-launching helpers every end-to-end test shares (tests/daemon/core,
+// tests/sinks, benchmarks): real child processes started with fork/exec whose stdout and
+// stderr are read through pipes with poll(), so a test waits for a line with a bounded
+// timeout instead of sleeping (each Child is killed with SIGKILL if still running when it
+// goes out of scope), a scratch directory, a free loopback port, and a bounded wait on a
+// condition. Nothing here sleeps a fixed time except poll_until's polling interval.
 #pragma once
 
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdlib.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace eboard::daemon::testing_support {
+
+using namespace std::chrono_literals;
+
+// Where the programs under test are (build/bin).
+inline const std::string kBin = EBOARD_BIN_DIR;
+
+// A fresh directory /tmp/eboard-<what>-XXXXXX.
+inline std::string temp_dir(const std::string& what = "e2e") {
+  std::string pattern = "/tmp/eboard-" + what + "-XXXXXX";
+  return ::mkdtemp(pattern.data());
+}
+
+// A loopback TCP port nobody listens on right now.
+inline std::uint16_t free_tcp_port() {
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in sa{};
+  sa.sin_family = AF_INET;
+  sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa);
+  socklen_t len = sizeof sa;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&sa), &len);
+  ::close(fd);
+  return ntohs(sa.sin_port);
+}
+
+// Polls `done` until it holds or `limit` has passed (for state another thread fills).
+inline bool poll_until(const std::function<bool()>& done, std::chrono::milliseconds limit) {
+  const auto end = std::chrono::steady_clock::now() + limit;
+  while (!done()) {
+    if (std::chrono::steady_clock::now() >= end) return false;
+    std::this_thread::sleep_for(20ms);  // polling interval of a bounded wait
+  }
+  return true;
+}
 
 class Child {
  public:
