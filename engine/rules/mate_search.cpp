@@ -58,6 +58,19 @@ std::uint16_t HelpmateSearch::tag() const {
   return std::uint16_t((generation_ << 2) | std::uint32_t(corner_index));
 }
 
+// The exhaustive pass visits every reachable position whatever the order, so the order
+// decides only how soon a mate is met: its first line is the greedy plan's line, kept
+// from cycling by the visited set.
+void HelpmateSearch::order_best_first(MoveList& moves) {
+  int scores[MoveList::kCapacity];
+  score_moves(moves, scores);
+  const int n = moves.size();
+  Move original[MoveList::kCapacity];
+  std::copy(moves.begin(), moves.end(), original);
+  moves.clear();
+  for (int i = 0; i < n; ++i) moves.push(original[next_best(scores, n)]);
+}
+
 bool HelpmateSearch::tt_failed(Key key, int depth, int discrepancies) const {
   const TtEntry& e = tt_[key & (kTtSize - 1)];
   const std::uint16_t now = tag();
@@ -274,6 +287,11 @@ SearchResult HelpmateSearch::explore_all(const Position& root, Color winner,
   visit(pos_.key());
   stack.emplace_back();
   generate_legal(pos_, stack.back().moves);
+  winner_ = winner;
+  Square corners[4];
+  corner_candidates(root, winner, corners);
+  corner_ = corners[0];
+  order_best_first(stack.back().moves);
   if (goal == SearchGoal::kForcedMateInOne && pos_.side_to_move() != winner &&
       !stack.back().moves.empty() && forced_mate_in_one(stack.back().moves)) {
     result.outcome = SearchOutcome::kMateFound;
@@ -312,6 +330,7 @@ SearchResult HelpmateSearch::explore_all(const Position& root, Color winner,
     Frame child;
     child.via = m;
     generate_legal(pos_, child.moves);
+    order_best_first(child.moves);
     if (child.moves.empty()) {
       if (goal == SearchGoal::kCheckmate && pos_.in_check() && pos_.side_to_move() != winner) {
         stack.push_back(child);

@@ -65,6 +65,7 @@ class HelpmateSearch {
   bool forced_mate_in_one(const MoveList& loser_moves);
   void score_moves(const MoveList& moves, int* scores);
   static int next_best(int* scores, int n);
+  void order_best_first(MoveList& moves);
   bool tt_failed(Key key, int depth, int discrepancies) const;
   void tt_store(Key key, int depth, int discrepancies);
   bool visit(Key key);  // inserts into the visited set; false when already there
