@@ -15,7 +15,8 @@
 //   returns is a proof of winnable (the tests replay every one); it never proves
 //   unwinnable.
 // * explore_all(): visits every position reachable from the root (a visited set, an
-//   explicit stack), skipping positions that `statically_unwinnable` proves hopeless. If
+//   explicit stack; children best-first by the plan's scores, which only decides how
+//   soon a mate is met), skipping positions that `statically_unwinnable` proves hopeless. If
 //   it finishes without meeting a mate of the loser, no mate is reachable: unwinnable.
 // Keys are 64-bit Zobrist keys; a collision could hide a position (probability about
 // n^2 / 2^65 for n positions: below 1e-8 at the default limits). The helpmate table keeps

@@ -102,14 +102,15 @@ Analysis WinnabilityAnalyzer::analyse(const Position& pos, Color side, AnalysisM
   // nodes), then the exhaustive pass, which proves unwinnable when the reachable
   // positions are few (locked structures the static argument misses) and, with its deep
   // first lines, finds mates the ordering misses in such positions. Where the pass
-  // cannot finish (below) the helpmate search keeps half the budget; elsewhere an
-  // eighth: measured at 500k on the vectors, 1/2 left 160 queries undetermined, 1/4 153,
-  // 1/8 148, 1/16 147 (the pass gains more than the helpmate search loses).
+  // cannot finish (below) the helpmate search keeps half the budget and the pass gets a
+  // quarter; elsewhere the helpmate search gets an eighth: measured at 500k on the
+  // vectors (pass in generation order), 1/2 left 160 queries undetermined, 1/4 153, 1/8
+  // 148, 1/16 147; with the best-first pass, 1/8 and 1/32 both 126.
   auto prune = [](const Position& p, Color winner) { return statically_unwinnable(p, winner); };
   const bool huge = node_limit >= kLargeBudget && reachable_set_is_huge(pos, side);
   if (settle(search_.find_helpmate(pos, side, huge ? node_limit / 2 : node_limit / 8))) return a;
   std::uint64_t rest = node_limit > a.nodes ? node_limit - a.nodes : 0;
-  if (huge) rest = std::min(rest, node_limit / 16);
+  if (huge) rest = std::min(rest, node_limit / 4);
   if (rest > 0) settle(search_.explore_all(pos, side, rest, prune));
   return a;
 }
@@ -118,12 +119,12 @@ Analysis WinnabilityAnalyzer::analyse(const Position& pos, Color side, AnalysisM
 // undetermined): a free queen or rook of the loser multiplies the reachable positions by
 // the squares it can reach. When the helpmate search has already failed with a large
 // budget (its full-width passes cover small trees), the pass does not finish either; it
-// keeps a sixteenth of the budget because its deep first lines sometimes meet a mate
-// (two lichess finals: after 10k and 25k nodes). Measured at 500k nodes: none of the
-// 1,804 CHA vector queries that reach the pass has a loser's queen or rook, while 15 of
-// the 20 lichess finals left undetermined do, each spending half its budget (~0.1 s) in
-// a pass that never finishes. (With small budgets the pass finds short mates there, so
-// the rule waits for a large budget.)
+// keeps a quarter of the budget because its best-first first lines do meet mates there
+// (with a quarter no lichess final is left undetermined, with a sixteenth one is). Measured at 500k nodes: of the 1,804 CHA vector
+// queries that reach the pass, one has a loser's free queen or rook, while 15 of the 20
+// lichess finals left undetermined after the lone-minor ordering work did, each spending
+// half its budget (~0.1 s) in a pass that never finished. (With small budgets the pass
+// finds short mates there, so the rule waits for a large budget.)
 bool reachable_set_is_huge(const Position& pos, Color winner) {
   const Bitboard occupied = pos.pieces();
   for (Bitboard b = pos.pieces(~winner, kQueen, kRook); b;) {
