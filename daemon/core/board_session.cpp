@@ -114,13 +114,20 @@ std::optional<Error> BoardSession::resume(const BoardState& journal_state) {
   setup.clock = s.time_control();
   for (const auto& p : s.params()) setup.params.emplace_back(p.name(), p.value());
   for (const auto& t : s.tags()) setup.tags.emplace_back(t.name(), t.value());
-  setup.start_fen = s.fen();  // the position after the last completed move
+  // The game is played again from its start so its counts survive (recovery.h
+  // replay_game); if that fails, it resumes from the last position alone.
+  setup.start_fen = s.start_fen();
   auto config = make_tracker_config(setup);
   if (!config) return Error{"board " + board_id_ + ": cannot resume the journal's game: " + config.error()};
   rules_name_ = config->rules.name;
   new_tracker(std::move(config).value());
-  ply_offset_ = s.moves_size();
-  suppress_started_ = true;
+  ply_offset_ = 0;
+  if (replay_game(*tracker_, journal_state.game_history(), s)) {
+    setup.start_fen = s.fen();  // the position after the last completed move
+    new_tracker(make_tracker_config(setup).value());
+    ply_offset_ = s.moves_size();
+  }
+  suppress_started_ = !tracker_->started();
   resumed_ = true;
   awaiting_dump_ = true;
   restore_clocks(s);
