@@ -259,6 +259,12 @@ BodyResult parse_timed(const Words& w) {
     });
   }
   if (key == "claim") return parse_claim(w);
+  if (key == "promote") {
+    if (w.size() != 2 || w[1].size() != 1 || std::string_view("qrbn").find(w[1][0]) == std::string_view::npos) {
+      return fail("'promote' takes q, r, b or n");
+    }
+    return Body{Promote{w[1][0]}};
+  }
   if (key == "arbiter") return parse_arbiter(w);
   if (key == "draw-agreed" || key == "pause" || key == "resume") {
     if (w.size() != 1) return fail("'" + key + "' takes no arguments");

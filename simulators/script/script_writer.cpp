@@ -88,6 +88,7 @@ std::string format_body(const Body& body) {
                          r.seq ? std::to_string(*r.seq) : ""});
           },
           [](const Infraction& i) { return join({"arbiter infraction", side_name(i.side)}); },
+          [](const Promote& p) { return join({"promote", std::string_view(&p.piece, 1)}); },
       },
       body);
 }

@@ -62,11 +62,14 @@ struct TwoHands { Side side = Side::kWhite; };
 enum class RulingKind : std::uint8_t { kAccept, kReject };
 struct Ruling { RulingKind kind = RulingKind::kAccept; std::optional<std::uint64_t> seq; };
 struct Infraction { Side side = Side::kWhite; };
+// The piece a pawn becomes where the board senses occupancy only (protocols.md §10):
+// 'q', 'r', 'b' or 'n', for the promotion standing on the board or else the next one.
+struct Promote { char piece = 'q'; };
 
 using Body = std::variant<BoardId, RulesName, TimeControl, Start, Tag, Param,        //
                           Placement, Lift, Put, Lever, ClockTime, Flag,              //
                           Claim, Resign, DrawAgreed, Pause, Resume, AddTime, TwoHands,
-                          Ruling, Infraction>;
+                          Ruling, Infraction, Promote>;
 
 struct Statement {
   int line = 0;               // 1-based line in the source, 0 when built in code

@@ -98,6 +98,9 @@ TEST(ScriptReader, ParsesOperatorLines) {
   EXPECT_EQ(*ruling.seq, 17u);
   EXPECT_EQ(std::get<Infraction>(one("40 arbiter infraction white").body).side, Side::kWhite);
   EXPECT_EQ(std::get<Flag>(one("40.0 flag both").body).side, FlagSide::kBoth);
+  EXPECT_EQ(std::get<Promote>(one("40 promote n").body).piece, 'n');
+  EXPECT_EQ(std::get<Promote>(one("40 promote q").body).piece, 'q');
+  EXPECT_FALSE(is_sensor(one("40 promote r").body));  // not board data: emulators skip it
 }
 
 TEST(ScriptReader, ParsesSensorVariants) {
@@ -147,6 +150,11 @@ TEST(ScriptReader, RejectsBadLines) {
   EXPECT_EQ(error_of("tag Event \"open"), "unterminated quoted string");
   EXPECT_EQ(error_of("start fen"), "expected 'start startpos' or 'start fen <FEN>'");
   EXPECT_EQ(error_of("1.5"), "a time with no statement");
+  EXPECT_EQ(error_of("1 promote"), "'promote' takes q, r, b or n");
+  EXPECT_EQ(error_of("1 promote k"), "'promote' takes q, r, b or n");
+  EXPECT_EQ(error_of("1 promote N"), "'promote' takes q, r, b or n");
+  EXPECT_EQ(error_of("1 promote n b"), "'promote' takes q, r, b or n");
+  EXPECT_EQ(error_of("promote n"), "'promote' needs a time first");
 }
 
 TEST(ScriptReader, ChecksOrderAndNamesTheLine) {

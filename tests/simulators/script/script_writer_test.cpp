@@ -40,6 +40,7 @@ TEST(ScriptWriter, RoundTripsEveryStatementKind) {
       "40.000 arbiter ruling accept\n"
       "40.000 arbiter ruling reject 12\n"
       "40.000 arbiter infraction black\n"
+      "40.000 promote b\n"
       "95.000 flag both\n";
   std::istringstream in(text);
   const ScriptFile file = read_script(in, "t");
