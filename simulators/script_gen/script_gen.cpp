@@ -1,6 +1,7 @@
 #include "simulators/script_gen/script_gen.h"
 
 #include <array>
+#include <variant>
 
 #include "engine/board/fen.h"
 #include "engine/board/movegen.h"
@@ -35,7 +36,8 @@ class Rng {
 class Generator {
  public:
   Generator(const engine::PgnGame& game, const ScriptGenOptions& options)
-      : game_(game), noise_(options.noise), rng_(options.seed), pos_(game.start) {
+      : game_(game), noise_(options.noise), occupancy_(options.sensing == ScriptSensing::kOccupancy),
+        rng_(options.seed), pos_(game.start) {
     for (int s = 0; s < 64; ++s) board_[s] = engine::piece_to_char(pos_.piece_on(Square(s)));
   }
 
@@ -45,7 +47,16 @@ class Generator {
     for (const Move m : game_.moves) {
       think();
       if (noise_ != NoiseModel::kClean && rng_.percent(6)) take_back(m);
+      // The random draws for the operator's line happen only where it is written, so a
+      // game's script on a piece-sensing board is the same with or without this option.
+      const bool choose = occupancy_ && m.is_promotion() && m.promotion() != engine::kQueen;
+      const bool choose_first = choose && human() && rng_.percent(50);
+      if (choose_first) promote(m);
       play(m);
+      if (choose && !choose_first) {
+        wait(human() ? rng_.range(100, 1200) : 100);
+        promote(m);
+      }
       wait(noise_ == NoiseModel::kClean ? 300 : rng_.range(150, 1600));
       push(script::Lever{pos_.side_to_move() == engine::kWhite ? script::Side::kWhite
                                                                 : script::Side::kBlack});
@@ -58,7 +69,20 @@ class Generator {
   bool human() const { return noise_ != NoiseModel::kClean; }
   void wait(int ms) { now_ += Millis(ms); }
   void gap() { wait(human() ? rng_.range(80, 600) : 200); }
-  void push(script::Body body) { out_->push_back(script::Statement{0, now_, std::move(body)}); }
+  void push(script::Body body) {
+    if (occupancy_) hide_identity(body);
+    out_->push_back(script::Statement{0, now_, std::move(body)});
+  }
+  // An occupancy-only board reports `?` for every piece put down (interfaces.md §3).
+  static void hide_identity(script::Body& body) {
+    if (auto* p = std::get_if<script::Placement>(&body))
+      for (char& c : p->squares) c = c == script::kEmptySquare ? c : '?';
+    if (auto* u = std::get_if<script::Put>(&body)) u->piece = '?';
+  }
+  void promote(Move m) {
+    const char letter = engine::piece_to_char(engine::make_piece(engine::kBlack, m.promotion()));
+    push(script::Promote{letter});
+  }
   script::Placement board_as_placement() const {
     script::Placement p;
     for (int s = 0; s < 64; ++s) p.squares[s] = board_[s] ? board_[s] : script::kEmptySquare;
@@ -230,6 +254,7 @@ class Generator {
 
   const engine::PgnGame& game_;
   NoiseModel noise_;
+  bool occupancy_;
   Rng rng_;
   Position pos_;
   std::array<char, 64> board_{};  // what stands on the physical board (0: empty)

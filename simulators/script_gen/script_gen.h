@@ -10,6 +10,13 @@
 //   rough  adds sensor flicker (a square reads empty for tens of milliseconds) and
 //          pieces knocked over and set back while a player thinks.
 //
+// With `sensing` kOccupancy the script is what an occupancy-only board reports
+// (protocols.md §10: Pegasus, Centaur, Certabo without recognition): every placed piece
+// is `?`, and a promotion to anything but a queen gets a `promote` line (interfaces.md §3
+// operator lines), since the board cannot show the piece: with `human` and `rough` it
+// comes before the move or after the pawn lands, with `clean` after it lands, always
+// before the press.
+//
 // Every variation still leaves exactly the game's move on the board at the press, so a
 // correct recognizer reproduces the game move for move. The same options and seed give
 // the same script on every platform (the generator draws from a splitmix64 stream of its
@@ -28,6 +35,7 @@
 namespace eboard::sim {
 
 enum class NoiseModel : std::uint8_t { kClean, kHuman, kRough };
+enum class ScriptSensing : std::uint8_t { kPieces, kOccupancy };
 
 struct ScriptGenOptions {
   NoiseModel noise = NoiseModel::kHuman;
@@ -35,6 +43,7 @@ struct ScriptGenOptions {
   std::string board_id;      // empty: no `board` line
   std::string rules;         // empty: no `rules` line
   std::string clock;         // empty: no `clock` line
+  ScriptSensing sensing = ScriptSensing::kPieces;
 };
 
 std::optional<NoiseModel> parse_noise_model(std::string_view text);

@@ -1,6 +1,6 @@
 // `eboard-sim script --pgn FILE [--game K] [--seed S] [--noise clean|human|rough]
-// [--clock TC] [--rules NAME] [--board NAME]` (interfaces.md §2): writes a sensor script
-// playing one game of a PGN file.
+// [--clock TC] [--rules NAME] [--board NAME] [--sensing pieces|occupancy]` (interfaces.md
+// §2): writes a sensor script playing one game of a PGN file.
 #include <charconv>
 #include <fstream>
 #include <iostream>
@@ -18,11 +18,15 @@ namespace {
 constexpr const char* kUsage =
     "usage: eboard-sim script --pgn FILE [--game K] [--seed S] [--noise clean|human|rough]\n"
     "                         [--clock TC] [--rules NAME] [--board NAME]\n"
+    "                         [--sensing pieces|occupancy]\n"
     "Writes to stdout a sensor script playing game K (1-based, default 1) of the PGN FILE\n"
     "the way people move pieces. --noise (default human): clean = one lift and one put per\n"
     "piece; human = capture orders, castling rook-first, two-step promotions, hovering,\n"
     "moves taken back, realistic thinking times; rough = human plus sensor flicker and\n"
-    "knocked pieces. The same seed (default 1) gives the same script.\n";
+    "knocked pieces. The same seed (default 1) gives the same script.\n"
+    "--sensing occupancy writes what a board sensing occupancy only reports: '?' for every\n"
+    "piece, and a 'promote q|r|b|n' line before the press of each promotion to a piece\n"
+    "other than a queen (default: pieces).\n";
 
 int fail(const std::string& message) {
   std::cerr << "eboard-sim script: " << message << "\n";
@@ -66,6 +70,10 @@ int run_script(int argc, char** argv) {
       options.rules = value;
     } else if (arg == "--board") {
       options.board_id = value;
+    } else if (arg == "--sensing") {
+      if (value != "pieces" && value != "occupancy")
+        return fail("--sensing must be pieces or occupancy, not '" + value + "'");
+      options.sensing = value == "pieces" ? ScriptSensing::kPieces : ScriptSensing::kOccupancy;
     } else {
       return fail("unknown option '" + arg + "' (see --help)");
     }
