@@ -36,6 +36,7 @@ http2=$(free_port)
 cat >"$work/mosquitto.conf" <<CONF
 listener $broker_port 127.0.0.1
 allow_anonymous true
+set_tcp_nodelay true
 log_dest stderr
 log_type error
 log_type warning

@@ -123,6 +123,7 @@ int run_mqtt_view(const MqttViewOptions& options, std::ostream& out, std::ostrea
   View view(options, out);
   Context context{&view, "eboard/v1/" + options.site + "/#"};
   mosquitto* mosq = mosquitto_new(nullptr, true, &context);
+  mosquitto_int_option(mosq, MOSQ_OPT_TCP_NODELAY, 1);  // small messages, shown at once
   mosquitto_connect_callback_set(mosq, [](mosquitto* m, void* c, int rc) {
     if (rc == 0) mosquitto_subscribe(m, nullptr, static_cast<Context*>(c)->filter.c_str(), 1);
   });

@@ -69,7 +69,7 @@ class Broker {
  public:
   Broker(const std::string& dir, std::uint16_t port) : dir_(dir), port_(port) {
     std::ofstream(dir + "/mosquitto.conf")
-        << "listener " << port << " 127.0.0.1\nallow_anonymous true\npersistence true\n"
+        << "listener " << port << " 127.0.0.1\nallow_anonymous true\npersistence true\nset_tcp_nodelay true\n"
         << "persistence_location " << dir << "/\nmax_queued_messages 100000\n"
         << "log_dest stderr\nlog_type error\nlog_type warning\nlog_type notice\nlog_type information\n"
         // Started as root, mosquitto would switch to its own user, who cannot write here.
@@ -107,6 +107,7 @@ class Subscriber {
       : filter_(filter) {
     mosquitto_lib_init();
     mosq_ = mosquitto_new(id.c_str(), false, this);
+    mosquitto_int_option(mosq_, MOSQ_OPT_TCP_NODELAY, 1);
     mosquitto_connect_callback_set(mosq_, [](mosquitto* m, void* self, int rc) {
       if (rc == 0) mosquitto_subscribe(m, nullptr, static_cast<Subscriber*>(self)->filter_.c_str(), 1);
     });
