@@ -45,6 +45,16 @@ std::optional<Color> color_of(v1::Side side) {
   return std::nullopt;
 }
 
+engine::PieceType promotion_piece_of(v1::PromotionPiece piece) {
+  switch (piece) {
+    case v1::PROMOTION_PIECE_QUEEN: return engine::kQueen;
+    case v1::PROMOTION_PIECE_ROOK: return engine::kRook;
+    case v1::PROMOTION_PIECE_BISHOP: return engine::kBishop;
+    case v1::PROMOTION_PIECE_KNIGHT: return engine::kKnight;
+    default: return engine::kNoPieceType;
+  }
+}
+
 const char* claim_word(v1::ClaimKind kind) {
   switch (kind) {
     case v1::CLAIM_KIND_ILLEGAL_MOVE: return "illegal-move";
@@ -450,6 +460,21 @@ v1::Ack BoardSession::run_action(const v1::Command& c, Millis now) {
       auto pos = engine::parse_fen(c.restore_position().fen());
       if (!pos) return ack(v1::ACK_ERROR_INVALID_ARGUMENT, "restore_position.fen: " + pos.error());
       tracker_->replace_committed(now, pos.value(), "restored by the arbiter", out);
+      emit(out);
+      return ack(v1::ACK_ERROR_UNSPECIFIED, "");
+    }
+    case v1::Command::kPromotionChoice: {
+      // protocols.md §10: only an occupancy-only board needs to be told the piece.
+      const engine::PieceType piece = promotion_piece_of(c.promotion_choice().piece());
+      if (piece == engine::kNoPieceType) {
+        return ack(v1::ACK_ERROR_INVALID_ARGUMENT,
+                   "promotion_choice.piece: must be QUEEN, ROOK, BISHOP or KNIGHT");
+      }
+      if (tracker_->recognizer().keys() != engine::MatchKeys::kOccupancy) {
+        return ack(v1::ACK_ERROR_REJECTED, "promotion_choice: board " + board_id_ +
+                                               " senses the pieces; the board shows the promoted piece");
+      }
+      tracker_->promotion_choice(now, piece, out);
       emit(out);
       return ack(v1::ACK_ERROR_UNSPECIFIED, "");
     }

@@ -259,6 +259,17 @@ void GameTracker::operator_action(Millis now, const OperatorAction& action, Game
   arbiter_->on_operator(*this, action, now, out);
 }
 
+void GameTracker::promotion_choice(Millis now, PieceType piece, GameEvents& out) {
+  const std::size_t first = out.size();
+  ensure_started(now, out);
+  advance(now, out);
+  if (ended_) return;
+  scratch_.clear();
+  recognizer_.set_promotion_choice(piece, now, scratch_);
+  translate(out);
+  if (!ended_) arbiter_->on_board_change(*this, first, now, out);
+}
+
 void GameTracker::advance(Millis now, GameEvents& out) {
   if (!started_ || ended_) return;
   // Deadlines in time order: the recognizer's and the clock's interleave.

@@ -65,6 +65,12 @@ class GameTracker {
   void clock_reading(Millis now, const ClockReading& reading, GameEvents& out);
   void flag(Millis now, Color side, GameEvents& out);  // the hardware clock shows a flag
   void operator_action(Millis now, const OperatorAction& action, GameEvents& out);
+  // The operator names the piece a pawn becomes where the board cannot sense it
+  // (occupancy-only boards, protocols.md §10; interfaces.md §3 `promote`): the promotion
+  // standing on the board is re-matched at once, else the next one uses it; back to a
+  // queen after a promotion completes (MoveRecognizer::set_promotion_choice). Board
+  // input, not an arbiter matter: it does not go through the Arbiter's on_operator.
+  void promotion_choice(Millis now, PieceType piece, GameEvents& out);
   // Catch up with time: call at next_deadline().
   void advance(Millis now, GameEvents& out);
   std::optional<Millis> next_deadline() const;

@@ -2,6 +2,9 @@
 // lines; rules.md §0.1 `operator`): the engine's form of a script's claim, resign,
 // draw-agreed, pause, resume and arbiter lines. The game tracker passes them to its
 // Arbiter (arbiter_seam.h); only pause, resume and add-time have a default effect.
+// The script's `promote` line (the piece of a promotion an occupancy-only board cannot
+// sense) is not one of these: it is board input for the recognizer, not a matter for the
+// rules, and goes to GameTracker::promotion_choice.
 #pragma once
 
 #include <chrono>

@@ -121,6 +121,8 @@ void ReplaySession::timed(const script::Body& body, engine::Millis at, engine::G
   } else if (const auto* f = std::get_if<script::Flag>(&body)) {
     if (f->side != script::FlagSide::kBlack) t.flag(at, engine::kWhite, out);
     if (f->side != script::FlagSide::kWhite) t.flag(at, engine::kBlack, out);
+  } else if (const auto* pr = std::get_if<script::Promote>(&body)) {
+    t.promotion_choice(at, engine::type_of(engine::piece_from_char(pr->piece)), out);
   } else {
     t.operator_action(at, action_of(body), out);
   }
