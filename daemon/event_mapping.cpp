@@ -205,6 +205,7 @@ void fill_kind(const GameEvent& e, v1::Event& out) {
       m->set_proposed(e.proposed);
       m->set_description(e.description);
       m->set_unwinnability(unwinnability_of(e.unwinnability));
+      m->set_proposal_seq(std::uint32_t(e.proposal_seq));
       break;
     }
     case GameEventKind::kTouchMoveViolation: {
@@ -274,6 +275,7 @@ void fill_kind(const GameEvent& e, v1::Event& out) {
       m->set_seconds(std::int32_t(e.amount_ms / 1000));
       m->set_applied(e.applied);
       m->set_description(e.description);
+      m->set_proposal_seq(std::uint32_t(e.proposal_seq));
       break;
     }
     case GameEventKind::kClaimAvailable: {
@@ -304,6 +306,7 @@ void fill_kind(const GameEvent& e, v1::Event& out) {
       m->set_proposed(e.proposed);
       m->set_penalty_ms(std::int32_t(e.amount_ms));
       m->set_reason(claim_reason_of(e.claim_reason));
+      m->set_proposal_seq(std::uint32_t(e.proposal_seq));
       break;
     }
     case GameEventKind::kIllegalMoveStood: {

@@ -162,9 +162,10 @@ void BoardSession::restore_clocks(const v1::Snapshot& s) {
   suppress_started_ = false;  // its gameStarted was among the dropped events
 }
 
-void BoardSession::publish_event(v1::Event event) {
+std::uint32_t BoardSession::publish_event(v1::Event event) {
   const std::uint32_t seq = publish_(std::move(event));
   if (first_seq_ == 0) first_seq_ = seq;
+  return seq;
 }
 
 void BoardSession::emit(engine::GameEvents& events) {
@@ -175,6 +176,7 @@ void BoardSession::emit(engine::GameEvents& events) {
         continue;
       }
       ++game_id_;
+      ply_offset_ = 0;  // a new game after an annulled one (GameTracker::annul) counts from 1
     }
     if (recovering_ && (e.kind == engine::GameEventKind::kMoveTentative ||
                         e.kind == engine::GameEventKind::kMoveWithdrawn)) {
@@ -189,7 +191,9 @@ void BoardSession::emit(engine::GameEvents& events) {
         m->set_recovered(true);
       }
     }
-    publish_event(std::move(event));
+    const std::uint32_t seq = publish_event(std::move(event));
+    // A ruling names a proposal by this seq (`Ruling.seq`): the arbiter learns it here.
+    if (e.proposal != 0) tracker_->published(e, seq);
   }
   events.clear();
 }

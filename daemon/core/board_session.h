@@ -74,7 +74,7 @@ class BoardSession {
  private:
   using Codes = std::array<engine::SquareCode, engine::kSquareCount>;
   void emit(engine::GameEvents& events);
-  void publish_event(eboard::v1::Event event);
+  std::uint32_t publish_event(eboard::v1::Event event);  // returns its seq
   void placement_seen(const drivers::Placement& placement, Millis now);
   // Decides on the pending dump; an unexplained one waits (the board may be mid-move)
   // until `final`. Returns true when decided.

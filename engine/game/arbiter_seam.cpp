@@ -34,6 +34,16 @@ void Arbiter::on_illegal_completed(GameTracker& game, const GameEvent& completed
 
 void Arbiter::on_flag(GameTracker&, Color, std::chrono::milliseconds, GameEvents&) {}
 
+std::optional<std::chrono::milliseconds> Arbiter::next_deadline() const { return std::nullopt; }
+
+void Arbiter::on_deadline(GameTracker&, std::chrono::milliseconds, GameEvents&) {}
+
+void Arbiter::on_new_game(GameTracker&) {}
+
+void Arbiter::on_published(std::uint32_t, std::uint64_t) {}
+
+void Arbiter::on_both_flags(GameTracker&, std::chrono::milliseconds, GameEvents&) {}
+
 void Arbiter::on_board_change(GameTracker&, std::size_t, std::chrono::milliseconds, GameEvents&) {}
 
 void Arbiter::on_operator(GameTracker& game, const OperatorAction& action,

@@ -11,6 +11,8 @@
 // adjust_clock) to act.
 #pragma once
 
+#include <optional>
+
 #include "engine/clock/clock_events.h"
 #include "engine/game/game_event.h"
 #include "engine/game/operator_action.h"
@@ -35,6 +37,19 @@ class Arbiter {
   // A decisive flag fall from the clock model or a `flag` line (D10).
   virtual void on_flag(GameTracker& game, Color side, std::chrono::milliseconds now,
                        GameEvents& out);
+  // Both flags are down and the order of the falls is unknown (a `flag both` line; rules.md
+  // D10, Guidelines III.3.1): the set's `both_flags` decides, not the first fall.
+  virtual void on_both_flags(GameTracker& game, std::chrono::milliseconds now, GameEvents& out);
+  // The arbiter's own timer (the tracker folds it into next_deadline()): a game end it
+  // waits for (D2: a placement ending the game by itself stands for game_end_stable_ms).
+  virtual std::optional<std::chrono::milliseconds> next_deadline() const;
+  virtual void on_deadline(GameTracker& game, std::chrono::milliseconds now, GameEvents& out);
+  // The tracker starts a new game after an annulled one (GameTracker::annul): every
+  // decision about the old game is dropped.
+  virtual void on_new_game(GameTracker& game);
+  // The publisher numbered an event that opened decision `proposal` (GameEvent::proposal)
+  // as `seq`: rulings name decisions by seq.
+  virtual void on_published(std::uint32_t proposal, std::uint64_t seq);
   // An operator line (claims, resignations, rulings, ...).
   virtual void on_operator(GameTracker& game, const OperatorAction& action,
                            std::chrono::milliseconds now, GameEvents& out);

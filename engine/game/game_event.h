@@ -154,6 +154,16 @@ struct GameEvent {
   UnwinnabilityNote unwinnability = UnwinnabilityNote::kNone;  // gameEnded (D10)
   IllegalPositionKind illegal_position_kind = IllegalPositionKind::kPawnOnLastRank;
   CastlingWing wing = CastlingWing::kAll;
+
+  // The authority rule (rules.md §0): an event that opens a decision for the arbiter (a
+  // penalty not applied, a proposed gameEnded, a claim and its proposed claimDecided)
+  // carries the arbiter's handle of it. Seqs are the publisher's, so the publisher hands
+  // each such event back with the seq it assigned (GameTracker::published); `arbiter
+  // ruling accept|reject SEQ` then settles that decision. 0: the event opens none.
+  std::uint32_t proposal = 0;
+  // penalty / gameEnded / claimDecided settling an earlier proposal: the seq of the event
+  // that proposed it (0 when the publisher did not say).
+  std::uint64_t proposal_seq = 0;
 };
 
 using GameEvents = std::vector<GameEvent>;

@@ -37,8 +37,10 @@ GameEvent GameTracker::event(GameEventKind kind, Millis at) const {
 }
 
 // 6.6: the game starts at the first timed input, with White's clock (or the side to
-// move's, from a set-up position) running.
+// move's, from a set-up position) running; after an annulled game (annul) the new game
+// starts at the first input that follows.
 void GameTracker::ensure_started(Millis now, GameEvents& out) {
+  if (ended_ && next_start_) begin_new_game();
   if (started_) return;
   started_ = true;
   const Color first = config_.start.side_to_move();
@@ -252,6 +254,30 @@ void GameTracker::flag(Millis now, Color side, GameEvents& out) {
   arbiter_->on_flag(*this, side, now, out);
 }
 
+void GameTracker::published(const GameEvent& event, std::uint64_t seq) {
+  if (event.proposal != 0) arbiter_->on_published(event.proposal, seq);
+}
+
+void GameTracker::both_flags(Millis now, GameEvents& out) {
+  ensure_started(now, out);
+  advance(now, out);
+  if (ended_) return;
+  for (Color side : {kWhite, kBlack}) {
+    if (flag_reported_[side]) continue;
+    flag_reported_[side] = true;
+    GameEvent e = event(GameEventKind::kFlagFell, now);
+    e.visibility = irregularity_visibility();
+    e.side = side;
+    e.period = clock_.period(side);
+    e.moves_completed = moves_completed_[side];
+    e.first = false;  // the order is not known
+    e.description = "both flags down, which fell first is unknown";
+    e.articles = {"6.8", "III.3.1"};
+    out.push_back(e);
+  }
+  arbiter_->on_both_flags(*this, now, out);
+}
+
 void GameTracker::operator_action(Millis now, const OperatorAction& action, GameEvents& out) {
   ensure_started(now, out);
   advance(now, out);
@@ -272,15 +298,20 @@ void GameTracker::promotion_choice(Millis now, PieceType piece, GameEvents& out)
 
 void GameTracker::advance(Millis now, GameEvents& out) {
   if (!started_ || ended_) return;
-  // Deadlines in time order: the recognizer's and the clock's interleave.
+  // Deadlines in time order: the recognizer's, the arbiter's and the clock's interleave;
+  // at the same instant what stands on the board goes before a flag.
+  const auto due = [now](std::optional<Millis> t) { return t && *t <= now; };
   for (;;) {
     const std::optional<Millis> r = recognizer_.next_deadline();
+    const std::optional<Millis> a = arbiter_->next_deadline();
     const std::optional<Millis> c = clock_.next_deadline();
-    if ((!r || *r > now) && (!c || *c > now)) break;
-    if (r && *r <= now && (!c || *r <= *c)) {
+    if (!due(r) && !due(a) && !due(c)) break;
+    if (due(r) && (!a || *r <= *a) && (!c || *r <= *c)) {
       scratch_.clear();
       recognizer_.advance(*r, scratch_);
       translate(out);
+    } else if (due(a) && (!c || *a <= *c)) {
+      arbiter_->on_deadline(*this, *a, out);
     } else {
       clock_events(clock_.advance(*c), out);
     }
@@ -288,13 +319,22 @@ void GameTracker::advance(Millis now, GameEvents& out) {
   }
 }
 
+namespace {
+std::optional<Millis> earliest(std::optional<Millis> a, std::optional<Millis> b) {
+  if (!a) return b;
+  if (!b) return a;
+  return std::min(*a, *b);
+}
+}  // namespace
+
 std::optional<Millis> GameTracker::next_deadline() const {
   if (!started_ || ended_) return std::nullopt;
-  const std::optional<Millis> r = recognizer_.next_deadline();
-  const std::optional<Millis> c = clock_.next_deadline();
-  if (!r) return c;
-  if (!c) return r;
-  return std::min(*r, *c);
+  return earliest(next_board_deadline(), clock_.next_deadline());
+}
+
+std::optional<Millis> GameTracker::next_board_deadline() const {
+  if (!started_ || ended_) return std::nullopt;
+  return earliest(recognizer_.next_deadline(), arbiter_->next_deadline());
 }
 
 void GameTracker::end_game(Millis now, const std::string& result, TerminationKind termination,
@@ -310,6 +350,29 @@ void GameTracker::end_game(Millis now, const std::string& result, TerminationKin
   result_ = result;
   clock_events(clock_.stop(now), out);
   clock_update(now, out);
+}
+
+void GameTracker::annul(Millis now, const Position& next_start, const std::string& description,
+                        GameEvents& out) {
+  end_game(now, "*", TerminationKind::kArbiter, false, description, out);
+  next_start_ = next_start;
+}
+
+// Everything of the annulled game goes; the configuration stays but for the start.
+void GameTracker::begin_new_game() {
+  config_.start = *next_start_;
+  next_start_.reset();
+  recognizer_ = MoveRecognizer(config_.start, timing_of(config_.rules), config_.sensing);
+  clock_ = ClockModel(config_.time_control, clock_options(config_.rules));
+  moves_.clear();
+  illegal_counts_ = {};
+  moves_completed_ = {};
+  flag_reported_ = {};
+  shown_seconds_ = {-1, -1};
+  started_ = false;
+  ended_ = false;
+  result_ = "*";
+  arbiter_->on_new_game(*this);
 }
 
 void GameTracker::replace_committed(Millis now, const Position& pos, const std::string& description,

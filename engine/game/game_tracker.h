@@ -64,7 +64,13 @@ class GameTracker {
   void lever(Millis now, Color side, GameEvents& out);
   void clock_reading(Millis now, const ClockReading& reading, GameEvents& out);
   void flag(Millis now, Color side, GameEvents& out);  // the hardware clock shows a flag
+  // Both flags are down and which fell first is unknown (rules.md D10, III.3.1): not two
+  // flags in some order; the arbiter applies the set's `both_flags`.
+  void both_flags(Millis now, GameEvents& out);
   void operator_action(Millis now, const OperatorAction& action, GameEvents& out);
+  // The publisher assigned `seq` to `event` (one of this tracker's): call it for every
+  // event with a `proposal`, so that a ruling naming that seq finds the decision.
+  void published(const GameEvent& event, std::uint64_t seq);
   // The operator names the piece a pawn becomes where the board cannot sense it
   // (occupancy-only boards, protocols.md §10; interfaces.md §3 `promote`): the promotion
   // standing on the board is re-matched at once, else the next one uses it; back to a
@@ -74,10 +80,17 @@ class GameTracker {
   // Catch up with time: call at next_deadline().
   void advance(Millis now, GameEvents& out);
   std::optional<Millis> next_deadline() const;
+  // The deadlines of what stands on the board (the recognizer's and the arbiter's), not the
+  // clock's: eboard-replay settles these after a script's last line.
+  std::optional<Millis> next_board_deadline() const;
 
   // --- for the arbiter -------------------------------------------------------------
   void end_game(Millis now, const std::string& result, TerminationKind termination, bool proposed,
                 const std::string& description, GameEvents& out);
+  // 7.2.1, 7.3, A.5.1: the game is annulled (gameEnded "*") and a new one is played from
+  // `next_start`; it starts (gameStarted, clocks from the time control, a fresh arbiter
+  // state) at the next input.
+  void annul(Millis now, const Position& next_start, const std::string& description, GameEvents& out);
   // Sets the committed position (reinstatement, an illegal move that stood) and emits
   // positionChanged.
   void replace_committed(Millis now, const Position& pos, const std::string& description,
@@ -106,6 +119,7 @@ class GameTracker {
 
  private:
   void ensure_started(Millis now, GameEvents& out);
+  void begin_new_game();
   // Turns the recognizer's reports left in scratch_ into domain events.
   void translate(GameEvents& out);
   void complete_move(Millis now, const PressVerdict& verdict, CompletionKind how, GameEvents& out);
@@ -130,6 +144,7 @@ class GameTracker {
   bool started_ = false;
   bool ended_ = false;
   std::string result_ = "*";
+  std::optional<Position> next_start_;  // set by annul(): a new game follows
 };
 
 }  // namespace eboard::engine

@@ -1,6 +1,8 @@
 // RulesArbiter: dispatch, the authority rule (rules.md §0) and rulings.
 #include "engine/rules/arbiter.h"
 
+#include <algorithm>
+
 #include "engine/board/fen.h"
 
 namespace eboard::engine {
@@ -64,8 +66,8 @@ void RulesArbiter::penalty(GameTracker& game, Color offender, PenaltyKind kind, 
   e.amount_ms = amount.count();
   e.applied = apply;
   e.description = description;
-  out.push_back(std::move(e));
   if (apply) {
+    out.push_back(std::move(e));
     apply_time(game, ~offender, amount, now, out);
     if (reinstate_after && before) reinstate(game, *before, now, out);
     return;
@@ -73,48 +75,90 @@ void RulesArbiter::penalty(GameTracker& game, Color offender, PenaltyKind kind, 
   Proposal p;
   p.kind = Proposal::Kind::kTimePenalty;
   p.offender = offender;
+  p.penalty_kind = kind;
   p.amount = amount;
   p.reinstate = reinstate_after;
   p.description = description;
+  e.proposal = propose(std::move(p));
+  out.push_back(std::move(e));
+}
+
+std::uint32_t RulesArbiter::propose(Proposal p) {
   proposals_.push_back(std::move(p));
+  return std::uint32_t(proposals_.size());  // index + 1: 0 means none
+}
+
+void RulesArbiter::open_claim(GameEvent decided, GameEvents& out) {
+  Proposal p;
+  p.kind = Proposal::Kind::kClaim;
+  p.decided = decided;
+  decided.proposal = propose(std::move(p));
+  for (auto it = out.rbegin(); it != out.rend(); ++it)
+    if (it->kind == GameEventKind::kClaimReceived) {
+      if (it->side == decided.side && it->claim_kind == decided.claim_kind) it->proposal = decided.proposal;
+      break;
+    }
+  out.push_back(std::move(decided));
+}
+
+void RulesArbiter::on_published(std::uint32_t proposal, std::uint64_t seq) {
+  if (proposal == 0 || proposal > proposals_.size()) return;
+  proposals_[proposal - 1].seqs.push_back(seq);
 }
 
 void RulesArbiter::game_end(GameTracker& game, const std::string& result, TerminationKind termination,
                             bool proposed, const std::string& description, UnwinnabilityNote note,
                             Millis now, GameEvents& out) {
+  std::uint32_t handle = 0;
   if (proposed) {
     Proposal p;
     p.kind = Proposal::Kind::kGameEnd;
     p.result = result;
     p.termination = termination;
     p.description = description;
-    proposals_.push_back(std::move(p));
+    handle = propose(std::move(p));
   }
-  // The tracker emits gameEnded; the unwinnability note rides on it.
+  // The tracker emits gameEnded; the unwinnability note and the handle ride on it.
   const std::size_t at = out.size();
   game.end_game(now, result, termination, proposed, description, out);
-  if (at < out.size() && out[at].kind == GameEventKind::kGameEnded) out[at].unwinnability = note;
+  if (at < out.size() && out[at].kind == GameEventKind::kGameEnded) {
+    out[at].unwinnability = note;
+    out[at].proposal = handle;
+  }
 }
 
-// `arbiter ruling accept|reject [SEQ]`: settles the latest open proposal. (SEQ numbers are
-// the publisher's; the engine does not see them, so a SEQ is not matched: see the report.)
-void RulesArbiter::ruling(GameTracker& game, bool accept, Millis now, GameEvents& out) {
+// The decision a ruling settles: the open one whose event was published as SEQ, or without
+// SEQ the latest open one. A SEQ that names no open decision (already settled, lapsed, or
+// not a proposal) settles nothing: ruling on another decision instead would be wrong.
+RulesArbiter::Proposal* RulesArbiter::proposal_for_ruling(const OperatorAction& a) {
   for (auto it = proposals_.rbegin(); it != proposals_.rend(); ++it) {
     if (!it->open) continue;
-    it->open = false;
-    Proposal p = *it;
+    if (!a.seq || std::find(it->seqs.begin(), it->seqs.end(), *a.seq) != it->seqs.end()) return &*it;
+  }
+  return nullptr;
+}
+
+// `arbiter ruling accept|reject [SEQ]` (the authority rule, rules.md §0).
+void RulesArbiter::ruling(GameTracker& game, const OperatorAction& a, Millis now, GameEvents& out) {
+  const bool accept = a.accept;
+  if (Proposal* target = proposal_for_ruling(a)) {
+    target->open = false;
+    const Proposal p = *target;
+    const int index = int(target - proposals_.data());
+    const std::uint64_t proposal_seq = p.seqs.empty() ? 0 : p.seqs.back();
     switch (p.kind) {
       case Proposal::Kind::kTimePenalty: {
         GameEvent e = event(GameEventKind::kPenalty, now, game.irregularity_visibility());
         e.side = p.offender;
-        e.penalty_kind = PenaltyKind::kTimeAdded;
+        e.penalty_kind = p.penalty_kind;
         e.amount_ms = accept ? p.amount.count() : 0;
         e.applied = accept;
         e.description = accept ? "the arbiter applied: " + p.description : "the arbiter rejected: " + p.description;
+        e.proposal_seq = proposal_seq;
         out.push_back(std::move(e));
         if (accept) {
           apply_time(game, ~p.offender, p.amount, now, out);
-          if (p.reinstate && window_.open) {
+          if (p.reinstate && window_.open && window_.proposal == index) {
             window_.open = false;
             window_.penalised = true;
             reinstate(game, window_.before, now, out);
@@ -122,13 +166,19 @@ void RulesArbiter::ruling(GameTracker& game, bool accept, Millis now, GameEvents
         }
         return;
       }
-      case Proposal::Kind::kGameEnd:
-        if (accept) game.end_game(now, p.result, p.termination, false, "the arbiter confirmed: " + p.description, out);
+      case Proposal::Kind::kGameEnd: {
+        if (!accept) return;
+        const std::size_t at = out.size();
+        game.end_game(now, p.result, p.termination, false, "the arbiter confirmed: " + p.description, out);
+        if (at < out.size()) out[at].proposal_seq = proposal_seq;
         return;
+      }
       case Proposal::Kind::kClaim: {
         GameEvent d = p.decided;
         d.at_ms = now.count();
         d.proposed = false;
+        d.proposal = 0;
+        d.proposal_seq = proposal_seq;
         if (!accept) {
           d.accepted = !d.accepted;
           d.claim_reason = ClaimReason::kArbiter;
@@ -138,6 +188,28 @@ void RulesArbiter::ruling(GameTracker& game, bool accept, Millis now, GameEvents
       }
     }
   }
+}
+
+void RulesArbiter::on_new_game(GameTracker&) {
+  dead_verdicts_ = {};
+  next_dead_verdict_ = 0;
+  started_ = false;
+  proposals_.clear();
+  window_ = IllegalWindow{};
+  restart_owed_by_.reset();
+  obligation_ = kNoSquare;
+  obligation_has_targets_ = false;
+  touched_before_claim_ = false;
+  king_misplaced_ = {};
+  setup_window_closed_ = false;
+  illegal_position_.reset();
+  illegal_position_moves_ = 0;
+  flag_down_ = {};
+  infractions_ = {};
+  two_hands_ = {};
+  suspected_.clear();
+  fifty_claimable_reported_ = false;
+  pending_end_.reset();
 }
 
 PressClass RulesArbiter::classify_press_without_move(const GameTracker& game, Color side) {
@@ -166,7 +238,7 @@ void RulesArbiter::on_operator(GameTracker& game, const OperatorAction& a, Milli
     case K::kResign: return resign(game, a.side, now, out);
     case K::kDrawAgreed: return draw_agreed(game, now, out);
     case K::kTwoHands: return two_hands(game, a.side, now, out);
-    case K::kRuling: return ruling(game, a.accept, now, out);
+    case K::kRuling: return ruling(game, a, now, out);
     case K::kInfraction: return infraction(game, a.side, now, out);
   }
 }

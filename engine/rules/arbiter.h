@@ -15,7 +15,9 @@
 //                        ladder (D13);
 //   arbiter.cpp          the authority rule: automatic results are results; penalties and
 //                        claim outcomes are proposals unless `auto_apply_penalties`, and
-//                        `arbiter ruling accept|reject` settles the latest open proposal.
+//                        `arbiter ruling accept|reject [SEQ]` settles the proposal the
+//                        event numbered SEQ opened (the publisher reports the seqs it
+//                        assigns, GameTracker::published), without SEQ the latest open one.
 //
 // Visibility (D14): irregularities follow the tracker's irregularity_visibility(); claim
 // windows, draw_claimable, touch-move and illegal positions are arbiter-only.
@@ -43,8 +45,13 @@ class RulesArbiter : public Arbiter {
   void on_illegal_completed(GameTracker& game, const GameEvent& completed, Millis now,
                             GameEvents& out) override;
   void on_flag(GameTracker& game, Color side, Millis now, GameEvents& out) override;
+  void on_both_flags(GameTracker& game, Millis now, GameEvents& out) override;
   void on_operator(GameTracker& game, const OperatorAction& action, Millis now,
                    GameEvents& out) override;
+  void on_published(std::uint32_t proposal, std::uint64_t seq) override;
+  std::optional<Millis> next_deadline() const override;
+  void on_deadline(GameTracker& game, Millis now, GameEvents& out) override;
+  void on_new_game(GameTracker& game) override;
   void on_board_change(GameTracker& game, std::size_t first, Millis now, GameEvents& out) override;
 
   // Can `side` still checkmate in `pos` under the rule set's mating test (D10)? Exposed for
@@ -58,6 +65,7 @@ class RulesArbiter : public Arbiter {
     enum class Kind : std::uint8_t { kTimePenalty, kGameEnd, kClaim };
     Kind kind = Kind::kTimePenalty;
     Color offender = kWhite;       // kTimePenalty: who is penalised
+    PenaltyKind penalty_kind = PenaltyKind::kTimeAdded;  // kTimePenalty: warning or time
     Millis amount{0};              // kTimePenalty: time to the offender's opponent
     bool reinstate = false;        // kTimePenalty after an illegal move: set the position back
     std::string result;            // kGameEnd
@@ -65,6 +73,9 @@ class RulesArbiter : public Arbiter {
     std::string description;
     GameEvent decided;             // kClaim: the claimDecided to confirm
     bool open = true;
+    // The seqs the publisher gave the events that opened it (a claim: its claimReceived and
+    // claimDecided); a ruling names one of them.
+    std::vector<std::uint64_t> seqs;
   };
   // A completed illegal move whose claim window is open (D5).
   struct IllegalWindow {
@@ -85,7 +96,13 @@ class RulesArbiter : public Arbiter {
   void game_end(GameTracker& game, const std::string& result, TerminationKind termination,
                 bool proposed, const std::string& description, UnwinnabilityNote note, Millis now,
                 GameEvents& out);
-  void ruling(GameTracker& game, bool accept, Millis now, GameEvents& out);
+  // Stores `p` and returns its handle (GameEvent::proposal).
+  std::uint32_t propose(Proposal p);
+  // A claim left to the arbiter: `decided` (proposed) is emitted and remembered; the
+  // claim's claimReceived, already in `out`, carries the same handle.
+  void open_claim(GameEvent decided, GameEvents& out);
+  Proposal* proposal_for_ruling(const OperatorAction& a);
+  void ruling(GameTracker& game, const OperatorAction& a, Millis now, GameEvents& out);
   void apply_time(GameTracker& game, Color to, Millis amount, Millis now, GameEvents& out);
   void reinstate(GameTracker& game, const Position& before, Millis now, GameEvents& out);
   static std::string win_for(Color side) { return side == kWhite ? "1-0" : "0-1"; }
@@ -126,6 +143,7 @@ class RulesArbiter : public Arbiter {
   void dead_position_suspected(GameTracker& game, const Position& pos, Millis now, GameEvents& out);
   void flag_claim(GameTracker& game, Color claimant, Millis now, GameEvents& out);
   void flag_result(GameTracker& game, Color flagged, Millis now, GameEvents& out);
+  bool guideline_iii_3_1_applies(const GameTracker& game) const;
   void infraction(GameTracker& game, Color side, Millis now, GameEvents& out);
 
   WinnabilityAnalyzer analyzer_;
@@ -157,6 +175,15 @@ class RulesArbiter : public Arbiter {
   std::array<int, 2> two_hands_{};    // 7.5.4 reports (the tracker does not count them)
   std::vector<Key> suspected_;        // positions already reported as possibly dead
   bool fifty_claimable_reported_ = false;
+  // D2/D7: a made legal move that ends the game by itself (fivefold, 75 moves, dead
+  // position) completes once it has stood for game_end_stable, unless pressed first.
+  struct PendingEnd {
+    Move move;
+    Key committed = 0;  // the position it was made from
+    Millis due{0};
+  };
+  std::optional<PendingEnd> pending_end_;
+  // (Every member above but analyzer_ belongs to one game: on_new_game resets them.)
 };
 
 }  // namespace eboard::engine

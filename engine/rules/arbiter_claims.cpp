@@ -70,8 +70,10 @@ void RulesArbiter::decide_claim(GameTracker& game, GameEvent d, Millis now, Game
       case ClaimKind::kSetup:
       case ClaimKind::kOrientation:
       case ClaimKind::kClockSetting:
-        return game_end(game, "*", TerminationKind::kArbiter, false, "set-up claim upheld: the game is annulled (7.2.1)",
-                        UnwinnabilityNote::kNone, now, out);
+        // 7.2.1 / A.5.1: a new game is played, from the standard array when the wrong one
+        // was the configured start (D1), else from the configured start.
+        return game.annul(now, game.config().start.game_ply() == 0 ? Position() : game.config().start,
+                          "set-up claim upheld: the game is annulled, a new game is played (7.2.1)", out);
       default: return;
     }
   }
@@ -127,11 +129,7 @@ void RulesArbiter::claim_draw(GameTracker& game, const OperatorAction& a, ClaimK
   d.amount_ms = correct ? 0 : r.claim_penalty.count();
   if (r.auto_apply_penalties) return decide_claim(game, d, now, out);
   d.proposed = true;
-  out.push_back(d);
-  Proposal p;
-  p.kind = Proposal::Kind::kClaim;
-  p.decided = d;
-  proposals_.push_back(std::move(p));
+  open_claim(d, out);
 }
 
 // D12: the daemon checks eligibility; "normal means" is the arbiter's judgement, so an
@@ -165,11 +163,7 @@ void RulesArbiter::claim_qpf(GameTracker& game, const OperatorAction& a, Millis 
   d.proposed = true;
   d.claim_reason = ClaimReason::kCorrect;
   d.amount_ms = r.qpf_penalty.count();
-  out.push_back(d);
-  Proposal p;
-  p.kind = Proposal::Kind::kClaim;
-  p.decided = d;
-  proposals_.push_back(std::move(p));
+  open_claim(d, out);
 }
 
 // D1: claims about the set-up (or orientation, or clock setting) inside the window.
@@ -192,11 +186,7 @@ void RulesArbiter::claim_setup(GameTracker& game, const OperatorAction& a, Claim
   d.claim_reason = rec.eligible ? ClaimReason::kCorrect : ClaimReason::kWindowClosed;
   if (!d.accepted || r.auto_apply_penalties) return decide_claim(game, d, now, out);
   d.proposed = true;
-  out.push_back(d);
-  Proposal p;
-  p.kind = Proposal::Kind::kClaim;
-  p.decided = d;
-  proposals_.push_back(std::move(p));
+  open_claim(d, out);
 }
 
 // D1 (A.5.1.2): when both have completed the window's moves, a misplaced king may not

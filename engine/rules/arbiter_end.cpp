@@ -74,9 +74,25 @@ void RulesArbiter::dead_position_suspected(GameTracker&, const Position& pos, Mi
   out.push_back(std::move(e));
 }
 
+std::optional<Millis> RulesArbiter::next_deadline() const {
+  if (!pending_end_) return std::nullopt;
+  return pending_end_->due;
+}
+
+// The move that ends the game has stood for game_end_stable: it is completed without a
+// press (6.2.1.1) if it still stands, and on_move_completed ends the game.
+void RulesArbiter::on_deadline(GameTracker& game, Millis now, GameEvents& out) {
+  if (!pending_end_ || pending_end_->due > now) return;
+  const PendingEnd end = *pending_end_;
+  pending_end_.reset();
+  if (game.ended() || game.committed().key() != end.committed || game.recognizer().tentative() != end.move) return;
+  game.complete_pending(end.due, out);
+}
+
 void RulesArbiter::on_move_completed(GameTracker& game, const GameEvent& completed, Millis now,
                                      GameEvents& out) {
   started(game, now, out);
+  pending_end_.reset();
   const Color mover = completed.side.value_or(~game.committed().side_to_move());
   // D4: the replacement used another piece although the touched one could move.
   if (obligation_ != kNoSquare && obligation_has_targets_ && completed.uci.size() >= 4 &&
@@ -124,6 +140,46 @@ void RulesArbiter::on_flag(GameTracker& game, Color side, Millis now, GameEvents
   // Claim-only sets (2009 A.4.d, S0 r9, S4 13c): nobody but the opponent may call it.
   if (game.rules().flag_observer == FlagObserver::kClaimOnly) return;
   flag_result(game, side, now, out);
+}
+
+// Guidelines III.3.1 governs an unknown order of falls when the set names it, or when the
+// set reads the clock's order and III was announced (rules.md §2 `both_flags` of
+// fide-standard: "order_from_clock (III.3.1 if announced)"); III is only for games without
+// increment (its title), so a period with an increment or delay excludes it.
+bool RulesArbiter::guideline_iii_3_1_applies(const GameTracker& game) const {
+  const RuleSet& r = game.rules();
+  if (r.both_flags == BothFlags::kGuidelineIII31) return true;
+  if (r.both_flags != BothFlags::kOrderFromClock || !r.guidelines_iii_announced) return false;
+  const TimeControl& tc = game.clock().time_control();
+  return std::all_of(tc.periods.begin(), tc.periods.end(),
+                     [](const Period& p) { return p.adjustment == Adjustment::kNone; });
+}
+
+// D10, both flags down and the order unknown. Claim-only sets wait for the claim (which
+// then draws, 2009 A.4.d, S4 13c). III.3.1.1: play continues unless both players are in the
+// period in which all remaining moves must be completed; III.3.1.2: then a draw. Without
+// III the Laws say nothing and the clock cannot tell: the arbiter decides on a proposed draw.
+void RulesArbiter::on_both_flags(GameTracker& game, Millis now, GameEvents& out) {
+  started(game, now, out);
+  flag_down_ = {true, true};
+  const RuleSet& r = game.rules();
+  if (r.flag_observer == FlagObserver::kClaimOnly) return;
+  if (guideline_iii_3_1_applies(game)) {
+    const int periods = int(game.clock().time_control().periods.size());
+    const bool final_period = game.clock().period(kWhite) == periods && game.clock().period(kBlack) == periods;
+    if (!final_period) return;  // III.3.1.1
+    game_end(game, "1/2-1/2", TerminationKind::kBothFlags, false,
+             "both flags down in the final period, the order unknown (III.3.1.2)", UnwinnabilityNote::kNone,
+             now, out);
+    return;
+  }
+  if (r.both_flags == BothFlags::kDrawIfBothDownAtClaim) {
+    game_end(game, "1/2-1/2", TerminationKind::kBothFlags, false, "both flags down (2009 A.4.d)",
+             UnwinnabilityNote::kNone, now, out);
+    return;
+  }
+  game_end(game, "1/2-1/2", TerminationKind::kBothFlags, true,
+           "both flags down, the order unknown: the arbiter decides", UnwinnabilityNote::kNone, now, out);
 }
 
 // 6.9: the flagged side loses unless the opponent cannot mate (by the set's mating test).

@@ -200,6 +200,7 @@ void RulesArbiter::claim_illegal(GameTracker& game, Color claimant, Millis now, 
   d.accepted = true;
   d.claim_reason = ClaimReason::kCorrect;
   d.proposed = !r.auto_apply_penalties;
+  const std::size_t decided_at = out.size();
   out.push_back(d);
   window_.open = false;
   const int index = window_.proposal;
@@ -221,6 +222,13 @@ void RulesArbiter::claim_illegal(GameTracker& game, Color claimant, Millis now, 
            d.proposed || note == UnwinnabilityNote::kUndetermined,
            draw ? "illegal move claimed, but the claimant cannot checkmate" : "illegal move claimed",
            note, now, out);
+  // A ruling may name the claim (claimReceived, claimDecided) or the proposed result.
+  for (std::size_t i = decided_at + 1; i < out.size(); ++i)
+    if (out[i].kind == GameEventKind::kGameEnded && out[i].proposal != 0) {
+      out[decided_at].proposal = out[i].proposal;
+      if (decided_at > 0 && out[decided_at - 1].kind == GameEventKind::kClaimReceived)
+        out[decided_at - 1].proposal = out[i].proposal;
+    }
 }
 
 // D4: an illegal placement by the side on move; the first lifted own piece must move.
@@ -275,6 +283,7 @@ void RulesArbiter::on_board_change(GameTracker& game, std::size_t first, Millis 
   const Color on_move = game.committed().side_to_move();
   for (std::size_t i = first; i < out.size() && !game.ended(); ++i) {
     const GameEvent e = out[i];
+    if (e.kind == GameEventKind::kMoveWithdrawn || e.kind == GameEventKind::kIllegalMovePending) pending_end_.reset();
     if (e.kind != GameEventKind::kMoveTentative && e.kind != GameEventKind::kIllegalMovePending) continue;
     // D5: the claimant made (released) his next move.
     if (window_.open && e.side == ~window_.offender &&
@@ -282,15 +291,16 @@ void RulesArbiter::on_board_change(GameTracker& game, std::size_t first, Millis 
       close_window(game, now, out);
     if (e.kind == GameEventKind::kIllegalMovePending && e.side == on_move) touch_obligation(game, now, out);
     if (e.kind == GameEventKind::kMoveTentative && e.side == on_move) {
-      // D7: a made legal move that ends the game by itself completes without a press.
+      // D7: a made legal move that ends the game by itself completes without a press once
+      // it has stood for game_end_stable (D2: a piece sliding over the square must not end
+      // the game); another move on the board supersedes it.
+      pending_end_.reset();
       auto m = parse_uci(game.committed(), e.uci);
       if (!m) continue;
       Position after = game.committed();
       after.make(m.value());
-      if (ends_by_itself(game, after)) {
-        game.complete_pending(now, out);
-        return;
-      }
+      if (ends_by_itself(game, after))
+        pending_end_ = PendingEnd{m.value(), game.committed().key(), now + game.rules().game_end_stable};
     }
   }
   // pskov (S4 7b, 13d): touching an own piece closes the window too.

@@ -91,8 +91,17 @@ std::optional<std::string> ReplaySession::feed(const script::Statement& statemen
   if (!tracker_)
     if (auto error = build()) return error;
   last_ = *statement.at;
+  const std::size_t first = out.size();
   timed(statement.body, *statement.at, out);
+  number(out, first);
   return std::nullopt;
+}
+
+void ReplaySession::number(const engine::GameEvents& out, std::size_t first) {
+  for (std::size_t i = first; i < out.size(); ++i) {
+    ++last_seq_;
+    if (out[i].proposal != 0) tracker_->published(out[i], last_seq_);
+  }
 }
 
 void ReplaySession::timed(const script::Body& body, engine::Millis at, engine::GameEvents& out) {
@@ -119,8 +128,8 @@ void ReplaySession::timed(const script::Body& body, engine::Millis at, engine::G
     r.black_moves = c->black_moves;
     t.clock_reading(at, r, out);
   } else if (const auto* f = std::get_if<script::Flag>(&body)) {
-    if (f->side != script::FlagSide::kBlack) t.flag(at, engine::kWhite, out);
-    if (f->side != script::FlagSide::kWhite) t.flag(at, engine::kBlack, out);
+    if (f->side == script::FlagSide::kBoth) t.both_flags(at, out);  // order unknown (D10)
+    else t.flag(at, f->side == script::FlagSide::kWhite ? engine::kWhite : engine::kBlack, out);
   } else if (const auto* pr = std::get_if<script::Promote>(&body)) {
     t.promotion_choice(at, engine::type_of(engine::piece_from_char(pr->piece)), out);
   } else {
@@ -135,13 +144,15 @@ void ReplaySession::timed(const script::Body& body, engine::Millis at, engine::G
 // due before a board deadline still falls on the way. Bounded by a number of deadlines.
 void ReplaySession::finish(engine::GameEvents& out) {
   if (!tracker_) return;
+  const std::size_t first = out.size();
   tracker_->advance(last_, out);
   constexpr int kMaxDeadlines = 1000;
   for (int i = 0; i < kMaxDeadlines && !tracker_->ended(); ++i) {
-    const std::optional<engine::Millis> next = tracker_->recognizer().next_deadline();
+    const std::optional<engine::Millis> next = tracker_->next_board_deadline();
     if (!next) break;
     tracker_->advance(std::max(*next, last_), out);
   }
+  number(out, first);
 }
 
 }  // namespace eboard::daemon

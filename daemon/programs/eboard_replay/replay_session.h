@@ -10,8 +10,14 @@
 // last line until none is left or the game has ended (bounded): a mate that becomes stable
 // after the last line ends the game. The clock is not run out to a flag: a script that
 // ends is the end of a recording.
+//
+// Events are numbered 1, 2, 3, ... in the order feed() and finish() append them, which is
+// the seq eboard-replay prints (interfaces.md §4); events that open a decision for the
+// arbiter are handed back to the tracker with that seq, so `arbiter ruling accept SEQ`
+// finds it. Callers print every event appended, in order.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -43,11 +49,14 @@ class ReplaySession {
   // Empty until the first timed line.
   const engine::GameTracker* tracker() const { return tracker_ ? &*tracker_ : nullptr; }
   const std::vector<std::pair<std::string, std::string>>& tags() const { return tags_; }
+  // The seq of the last event appended so far.
+  std::uint64_t last_seq() const { return last_seq_; }
 
  private:
   std::optional<std::string> header(const script::Body& body);
   std::optional<std::string> build();
   void timed(const script::Body& body, engine::Millis at, engine::GameEvents& out);
+  void number(const engine::GameEvents& out, std::size_t first);
 
   ReplayOptions options_;
   std::string board_id_ = "board-1";
@@ -59,6 +68,7 @@ class ReplaySession {
   engine::RulesArbiter arbiter_;  // rules.md D1-D14; outlives the tracker that calls it
   std::optional<engine::GameTracker> tracker_;
   engine::Millis last_{0};
+  std::uint64_t last_seq_ = 0;
 };
 
 }  // namespace eboard::daemon

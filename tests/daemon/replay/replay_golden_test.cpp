@@ -5,6 +5,7 @@
 // whole. EBOARD_UPDATE_GOLDEN=1 rewrites the .jsonl files (a reviewed change).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -13,13 +14,14 @@
 #include <string>
 #include <vector>
 
-#include "daemon/event_mapping.h"
-#include "daemon/programs/eboard_replay/replay_session.h"
-#include "eboard/v1/json.h"
-#include "simulators/script/script_reader.h"
+#include "tests/daemon/golden_runner.h"
 
 namespace eboard {
 namespace {
+
+using golden::replay_in_process;
+using golden::replay_program;
+using golden::slurp;
 
 const std::filesystem::path kGoldenDir = std::filesystem::path(EBOARD_SOURCE_DIR) / "tests/golden/recognize";
 
@@ -28,50 +30,6 @@ std::vector<std::filesystem::path> golden_scripts() {
   for (const auto& e : std::filesystem::directory_iterator(kGoldenDir))
     if (e.path().extension() == ".ebs") out.push_back(e.path());
   std::sort(out.begin(), out.end());
-  return out;
-}
-
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
-std::string replay_in_process(const std::filesystem::path& script_path) {
-  const script::ScriptFile file = script::read_script_file(script_path.string());
-  EXPECT_TRUE(file.ok()) << file.error;
-  daemon::ReplaySession session({});
-  engine::GameEvents events;
-  daemon::EventEnvelope envelope;
-  std::string out;
-  const auto print = [&] {
-    for (const auto& e : events) {
-      envelope.board_id = session.board_id();
-      envelope.rules = session.tracker() ? session.tracker()->rules().name : "";
-      ++envelope.seq;
-      out += proto::to_json_line(daemon::to_proto(e, envelope)) + "\n";
-    }
-    events.clear();
-  };
-  for (const auto& s : file.statements) {
-    const auto error = session.feed(s, events);
-    EXPECT_FALSE(error) << script_path << ":" << s.line << ": " << error.value_or("");
-    print();
-  }
-  session.finish(events);
-  print();
-  return out;
-}
-
-std::string replay_program(const std::filesystem::path& script_path) {
-  const std::string command = std::string(EBOARD_BIN_DIR) + "/eboard-replay " + script_path.string();
-  std::string out;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (!pipe) return "popen failed";
-  char buffer[4096];
-  while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
-  EXPECT_EQ(pclose(pipe), 0) << command;
   return out;
 }
 
@@ -88,6 +46,34 @@ TEST(ReplayGolden, EveryScriptPrintsItsExpectedEvents) {
     EXPECT_EQ(actual, slurp(expected_path));
     EXPECT_EQ(replay_program(script_path), actual);
   }
+}
+
+// Issue 7 §3, rules.md D5: an illegal move that stood (scenario 68, fide-blitz: the pawn
+// left on e8 unpromoted) cannot be written in SAN. The record ends with a comment naming
+// it, and a second record with the same tags plus SetUp/FEN of the position after it
+// carries the game on.
+TEST(ReplayGolden, PgnOutWritesAnIllegalMoveThatStoodAsANewRecord) {
+  const auto script = std::filesystem::path(EBOARD_SOURCE_DIR) / "tests/golden/rules/68_blitz_illegal_position_draw.ebs";
+  const auto pgn_path = std::filesystem::temp_directory_path() / "eboard_replay_stood.pgn";
+  std::filesystem::remove(pgn_path);
+  const std::string command = std::string(EBOARD_BIN_DIR) + "/eboard-replay --pgn-out " + pgn_path.string() +
+                              " " + script.string() + " > /dev/null";
+  ASSERT_EQ(std::system(command.c_str()), 0) << command;
+  // The second record's FEN has the pawn on e8, which the PGN reader (strict FEN) refuses:
+  // the text is checked as text.
+  const std::string text = slurp(pgn_path);
+  const std::size_t second = text.find("[Event ", 1);
+  ASSERT_NE(second, std::string::npos) << text;
+  EXPECT_EQ(text.find("[Event ", second + 1), std::string::npos) << text;  // two records
+  const std::string first_record = text.substr(0, second);
+  const std::string second_record = text.substr(second);
+  EXPECT_NE(first_record.find("{White's illegal move e7e8 stands on the board"), std::string::npos) << text;
+  EXPECT_NE(first_record.find("} *\n"), std::string::npos) << text;  // no result: the game goes on
+  EXPECT_NE(first_record.find("[TimeControl \"180+2\"]"), std::string::npos) << text;
+  EXPECT_NE(second_record.find("[TimeControl \"180+2\"]"), std::string::npos) << text;
+  EXPECT_NE(second_record.find("[SetUp \"1\"]"), std::string::npos) << text;
+  EXPECT_NE(second_record.find("[FEN \"4P3/8/8/8/8/k7/8/4K3 b - - 0 50\"]"), std::string::npos) << text;
+  EXPECT_NE(second_record.find("50... Ka4 {[%clk 0:03:03]}"), std::string::npos) << text;
 }
 
 TEST(ReplayGolden, MalformedScriptExitsWithTwoAndNamesTheLine) {

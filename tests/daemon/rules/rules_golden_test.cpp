@@ -19,21 +19,19 @@
 #include <string>
 #include <vector>
 
-#include "daemon/event_mapping.h"
-#include "daemon/programs/eboard_replay/replay_session.h"
-#include "eboard/v1/json.h"
-#include "simulators/script/script_reader.h"
+#include "tests/daemon/golden_runner.h"
 
 namespace eboard {
 namespace {
 
+using golden::replay_in_process;
+using golden::replay_program;
+using golden::slurp;
+
 const std::filesystem::path kDir = std::filesystem::path(EBOARD_SOURCE_DIR) / "tests/golden/rules";
 
 // Scenario number -> why it has no script.
-const std::map<int, std::string> kNotExpressible = {
-    {64, "the order of two flag falls being unknown (Guidelines III.3.1) cannot be said: the "
-         "script's `flag both` reaches the engine as two flags, White's first"},
-};
+const std::map<int, std::string> kNotExpressible = {};
 
 // Scripts whose expectation (from rules.md) the engine does not meet yet, with the reason.
 // The test checks they still fail, so a fix shows up and the entry must be removed.
@@ -56,32 +54,6 @@ std::vector<std::string> tokens_of(const std::string& line) {
 bool matches(const std::string& event, const std::vector<std::string>& tokens) {
   return std::all_of(tokens.begin(), tokens.end(),
                      [&](const std::string& t) { return event.find(t) != std::string::npos; });
-}
-
-std::string replay_in_process(const std::filesystem::path& script_path) {
-  const script::ScriptFile file = script::read_script_file(script_path.string());
-  EXPECT_TRUE(file.ok()) << file.error;
-  daemon::ReplaySession session({});
-  engine::GameEvents events;
-  daemon::EventEnvelope envelope;
-  std::string out;
-  const auto print = [&] {
-    for (const auto& e : events) {
-      envelope.board_id = session.board_id();
-      envelope.rules = session.tracker() ? session.tracker()->rules().name : "";
-      ++envelope.seq;
-      out += proto::to_json_line(daemon::to_proto(e, envelope)) + "\n";
-    }
-    events.clear();
-  };
-  for (const auto& s : file.statements) {
-    const auto error = session.feed(s, events);
-    EXPECT_FALSE(error) << script_path << ":" << s.line << ": " << error.value_or("");
-    print();
-  }
-  session.finish(events);
-  print();
-  return out;
 }
 
 // Empty when the output meets the expectations, else what is wrong.
@@ -117,13 +89,6 @@ std::vector<std::filesystem::path> scripts() {
   return out;
 }
 
-std::string slurp(const std::filesystem::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 TEST(RulesGolden, EveryScenarioIsScriptedOrListed) {
   std::set<int> covered;
   for (const auto& p : scripts()) covered.insert(std::stoi(p.filename().string().substr(0, 2)));
@@ -134,7 +99,7 @@ TEST(RulesGolden, EveryScenarioIsScriptedOrListed) {
 
 TEST(RulesGolden, EveryScenarioMeetsItsExpectations) {
   const auto all = scripts();
-  ASSERT_GE(all.size(), 69u);
+  ASSERT_GE(all.size(), 70u);
   int passed = 0;
   for (const auto& path : all) {
     SCOPED_TRACE(path.filename().string());
@@ -156,14 +121,7 @@ TEST(RulesGolden, EveryScenarioMeetsItsExpectations) {
 TEST(RulesGolden, ProgramAgreesWithTheSession) {
   for (const char* name : {"13_legacy_claim_win.ebs", "30_threefold_claim.ebs", "70_pskov_infraction_ladder.ebs"}) {
     const auto path = kDir / name;
-    const std::string command = std::string(EBOARD_BIN_DIR) + "/eboard-replay " + path.string();
-    std::string out;
-    FILE* pipe = popen(command.c_str(), "r");
-    ASSERT_NE(pipe, nullptr);
-    char buffer[4096];
-    while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
-    EXPECT_EQ(pclose(pipe), 0);
-    EXPECT_EQ(out, replay_in_process(path)) << name;
+    EXPECT_EQ(replay_program(path), replay_in_process(path)) << name;
   }
 }
 

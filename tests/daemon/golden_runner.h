@@ -1,0 +1,74 @@
+// What the golden tests of tests/daemon (replay/replay_golden_test.cpp: recognizer goldens
+// compared whole; rules/rules_golden_test.cpp: the rules.md §4 scenarios matched against
+// expectations) share: a sensor script run through eboard-replay's session in process,
+// printed as eboard-replay prints it (one JSON event a line, seq from 1), and the same
+// script through the real eboard-replay program.
+#pragma once
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "daemon/event_mapping.h"
+#include "daemon/programs/eboard_replay/replay_session.h"
+#include "eboard/v1/json.h"
+#include "simulators/script/script_reader.h"
+
+namespace eboard::golden {
+
+inline std::string slurp(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// The session numbers the events it appends (rulings name them by seq); the printed seq
+// must be the same number, or a ruling in a script would name another event.
+inline std::string replay_in_process(const std::filesystem::path& script_path) {
+  const script::ScriptFile file = script::read_script_file(script_path.string());
+  EXPECT_TRUE(file.ok()) << file.error;
+  daemon::ReplaySession session({});
+  engine::GameEvents events;
+  daemon::EventEnvelope envelope;
+  std::string out;
+  const auto print = [&] {
+    for (const auto& e : events) {
+      envelope.board_id = session.board_id();
+      envelope.rules = session.tracker() ? session.tracker()->rules().name : "";
+      ++envelope.seq;
+      out += proto::to_json_line(daemon::to_proto(e, envelope)) + "\n";
+    }
+    events.clear();
+    EXPECT_EQ(envelope.seq, session.last_seq()) << script_path;
+  };
+  for (const auto& s : file.statements) {
+    const auto error = session.feed(s, events);
+    EXPECT_FALSE(error) << script_path << ":" << s.line << ": " << error.value_or("");
+    print();
+  }
+  session.finish(events);
+  print();
+  return out;
+}
+
+// stdout of `eboard-replay SCRIPT`; the exit status must be 0.
+inline std::string replay_program(const std::filesystem::path& script_path) {
+  const std::string command = std::string(EBOARD_BIN_DIR) + "/eboard-replay " + script_path.string();
+  std::string out;
+  FILE* pipe = popen(command.c_str(), "r");
+  if (!pipe) {
+    ADD_FAILURE() << "popen failed: " << command;
+    return out;
+  }
+  char buffer[4096];
+  while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe)) out.append(buffer, n);
+  EXPECT_EQ(pclose(pipe), 0) << command;
+  return out;
+}
+
+}  // namespace eboard::golden
