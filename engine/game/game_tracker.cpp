@@ -243,15 +243,20 @@ void GameTracker::flag(Millis now, Color side, GameEvents& out) {
   advance(now, out);
   if (ended_ || flag_reported_[side]) return;
   flag_reported_[side] = true;
+  GameEvent e = flag_event(now, side);
+  e.first = !flag_reported_[~side];
+  out.push_back(e);
+  arbiter_->on_flag(*this, side, now, out);
+}
+
+GameEvent GameTracker::flag_event(Millis now, Color side) const {
   GameEvent e = event(GameEventKind::kFlagFell, now);
   e.visibility = irregularity_visibility();
   e.side = side;
   e.period = clock_.period(side);
   e.moves_completed = moves_completed_[side];
-  e.first = !flag_reported_[~side];
   e.articles = {"6.8"};
-  out.push_back(e);
-  arbiter_->on_flag(*this, side, now, out);
+  return e;
 }
 
 void GameTracker::published(const GameEvent& event, std::uint64_t seq) {
@@ -265,11 +270,7 @@ void GameTracker::both_flags(Millis now, GameEvents& out) {
   for (Color side : {kWhite, kBlack}) {
     if (flag_reported_[side]) continue;
     flag_reported_[side] = true;
-    GameEvent e = event(GameEventKind::kFlagFell, now);
-    e.visibility = irregularity_visibility();
-    e.side = side;
-    e.period = clock_.period(side);
-    e.moves_completed = moves_completed_[side];
+    GameEvent e = flag_event(now, side);
     e.first = false;  // the order is not known
     e.description = "both flags down, which fell first is unknown";
     e.articles = {"6.8", "III.3.1"};

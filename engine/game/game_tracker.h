@@ -128,6 +128,7 @@ class GameTracker {
   void clock_events(const std::vector<ClockEvent>& in, GameEvents& out);
   void clock_update(Millis now, GameEvents& out);
   GameEvent event(GameEventKind kind, Millis at) const;
+  GameEvent flag_event(Millis now, Color side) const;  // flagFell, `first` left to the caller
 
   TrackerConfig config_;
   Arbiter default_arbiter_;
