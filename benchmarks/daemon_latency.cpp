@@ -31,13 +31,9 @@
 #include <string>
 #include <vector>
 
+#include "benchmarks/demo_on_pty.h"
 #include "daemon/core/demo_game.h"
 #include "daemon/core/sim_process.h"
-#include "eboard/v1/frame.pb.h"
-#include "eboard/v1/framing.h"
-#include "simulators/dgt/dgt_emulator.h"
-#include "simulators/dgt/pty_link.h"
-#include "simulators/script/script_reader.h"
 
 namespace {
 
@@ -82,13 +78,6 @@ int connect_unix(const std::string& path, std::chrono::milliseconds limit) {
   return -1;
 }
 
-double percentile(std::vector<double> values, double p) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const auto index = static_cast<std::size_t>(p * static_cast<double>(values.size() - 1) + 0.5);
-  return values[std::min(index, values.size() - 1)];
-}
-
 std::string temp_dir() {
   char pattern[] = "/tmp/eboardd-bench-XXXXXX";
   return ::mkdtemp(pattern);
@@ -99,71 +88,19 @@ int latency(int pace_ms, const std::string& fsync) {
   const std::string dir = temp_dir();
   eboard::sim::PtyLink link(dir + "/board.pty");
   if (std::holds_alternative<eboard::sim::PtyError>(link.open())) return 1;
-  auto script_text = eboard::daemon::demo_script();
-  std::istringstream script_in(script_text.value());
-  const auto script = eboard::script::read_script(script_in, "demo");
-  eboard::sim::DgtEmulatorOptions options;
-  options.initial_time = 300s;
-  eboard::sim::DgtEmulator board(options);
-  board.set_placement(eboard::script::start_placement());
-
+  eboard::sim::DgtEmulator board = eboard::bench::demo_board();
   const pid_t daemon = spawn({bin + "/eboardd", "--board", "b1=dgt:" + dir + "/board.pty", "--listen",
                               "unix:" + dir + "/s.sock", "--journal", dir, "--journal-fsync", fsync,
                               "--runtime-dir", dir},
                              true);
   const int consumer = connect_unix(dir + "/s.sock", 10s);
   if (consumer < 0) return 1;
-  eboard::proto::FrameReader reader;
   std::vector<double> samples;
-  const auto pump = [&](std::chrono::milliseconds wait, bool want_move) -> bool {
-    // Serves the host's commands and reads the consumer; true when a moveCompleted came.
-    const auto end = Clock::now() + wait;
-    for (;;) {
-      pollfd fds[2] = {{link.master_fd(), POLLIN, 0}, {consumer, POLLIN, 0}};
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - Clock::now());
-      ::poll(fds, 2, static_cast<int>(std::max<long>(0, left.count())));
-      if (fds[0].revents & POLLIN) {
-        std::uint8_t buffer[512];
-        const ssize_t n = ::read(link.master_fd(), buffer, sizeof buffer);
-        if (n > 0) {
-          const auto reply = board.on_host_bytes(std::span(buffer, static_cast<std::size_t>(n)));
-          if (!reply.empty()) (void)!::write(link.master_fd(), reply.data(), reply.size());
-        }
-      }
-      if (fds[1].revents & POLLIN) {
-        char buffer[65536];
-        const ssize_t n = ::recv(consumer, buffer, sizeof buffer, 0);
-        if (n <= 0) return false;
-        reader.feed(std::string_view(buffer, static_cast<std::size_t>(n)));
-        v1::Frame frame;
-        bool moved = false;
-        while (reader.next(frame).value() == eboard::proto::ReadStatus::kMessage) {
-          moved = moved || (frame.has_event() && frame.event().has_move_completed());
-        }
-        if (moved && want_move) return true;
-      }
-      if (Clock::now() >= end) return false;
-    }
-  };
-  const auto start = Clock::now();
-  while (!board.host_has_board() && Clock::now() - start < 10s) pump(50ms, false);
-  pump(300ms, false);
-  for (const auto& s : script.statements) {
-    if (!s.at || !eboard::script::is_sensor(s.body)) continue;
-    const auto bytes = board.apply(s);
-    const bool press = std::holds_alternative<eboard::script::Lever>(s.body);
-    if (press) pump(std::chrono::milliseconds(pace_ms), false);
-    const auto t0 = Clock::now();
-    if (!bytes.empty()) (void)!::write(link.master_fd(), bytes.data(), bytes.size());
-    if (press) {
-      if (pump(1000ms, true)) {
-        samples.push_back(std::chrono::duration<double, std::micro>(Clock::now() - t0).count());
-      }
-    } else {
-      pump(2ms, false);
-    }
+  for (const auto& press : eboard::bench::play_demo_on_pty(link, board, consumer, pace_ms)) {
+    samples.push_back(std::chrono::duration<double, std::micro>(press.received - press.written).count());
   }
   stop(daemon);
+  using eboard::bench::percentile;
   std::printf("latency: pace %d ms, fsync %s, %zu presses: p50 %.0f us, p99 %.0f us, max %.0f us\n",
               pace_ms, fsync.c_str(), samples.size(), percentile(samples, 0.5),
               percentile(samples, 0.99), percentile(samples, 1.0));
