@@ -7,6 +7,7 @@
 #include "daemon/core/board_state.h"
 #include "engine/board/fen.h"
 #include "engine/board/notation.h"
+#include "tests/daemon/placement_of.h"
 
 namespace eboard::daemon {
 namespace {
@@ -14,17 +15,7 @@ namespace {
 namespace v1 = eboard::v1;
 using drivers::ClockSide;
 using std::chrono::milliseconds;
-
-drivers::Placement placement_of(std::string_view fen) {
-  const engine::Position pos = engine::parse_fen(fen).value();
-  drivers::Placement p{};
-  for (int s = 0; s < 64; ++s) {
-    const engine::Piece piece = pos.piece_on(engine::Square(s));
-    p[s] = piece == engine::kNoPiece ? drivers::Piece::kEmpty
-                                     : *drivers::piece_from_letter(engine::piece_to_char(piece));
-  }
-  return p;
-}
+using testing_support::placement_of;
 
 drivers::ClockReading reading(ClockSide turn, int left_s, int right_s) {
   drivers::ClockReading r;

@@ -5,29 +5,17 @@
 
 #include "daemon/core/board_session.h"
 #include "engine/board/fen.h"
+#include "tests/daemon/placement_of.h"
 
 namespace eboard::daemon {
 namespace {
 
 namespace v1 = eboard::v1;
 using std::chrono::milliseconds;
+using testing_support::placement_of;
 
 constexpr const char* kTwoPawnsFen = "8/1P4P1/8/8/8/k7/p7/4K3 w - - 0 1";
 constexpr int sq(char file, int rank) { return (rank - 1) * 8 + (file - 'a'); }
-
-// The board's report of a position: pieces, or '?' everywhere on an occupancy-only board.
-drivers::Placement placement_of(std::string_view fen, bool occupancy_only) {
-  const engine::Position pos = engine::parse_fen(fen).value();
-  drivers::Placement p{};
-  for (int s = 0; s < 64; ++s) {
-    const engine::Piece piece = pos.piece_on(engine::Square(s));
-    if (piece == engine::kNoPiece)
-      p[s] = drivers::Piece::kEmpty;
-    else
-      p[s] = occupancy_only ? drivers::Piece::kOccupied : *drivers::piece_from_letter(engine::piece_to_char(piece));
-  }
-  return p;
-}
 
 class PromotionChoiceCommand : public testing::Test {
  protected:

@@ -6,28 +6,18 @@
 
 #include "daemon/core/board_session.h"
 #include "engine/board/fen.h"
+#include "tests/daemon/placement_of.h"
 
 namespace eboard::daemon {
 namespace {
 
 namespace v1 = eboard::v1;
 using std::chrono::milliseconds;
-
-// The board's report of the standard start position: the game starts with it.
-drivers::Placement start_placement() {
-  const engine::Position pos;
-  drivers::Placement p{};
-  for (int s = 0; s < 64; ++s) {
-    const engine::Piece piece = pos.piece_on(engine::Square(s));
-    p[s] = piece == engine::kNoPiece ? drivers::Piece::kEmpty
-                                     : *drivers::piece_from_letter(engine::piece_to_char(piece));
-  }
-  return p;
-}
+using testing_support::placement_of;
 
 class RulingCommand : public testing::Test {
  protected:
-  void SetUp() override { session_.on_sensor(drivers::PlacementSeen{start_placement()}, milliseconds(0)); }
+  void SetUp() override { session_.on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(0)); }
   std::vector<v1::Event> events_;
   std::uint32_t seq_ = 0;
   BoardSession session_{"b1", setup(), drivers::WhiteSetting::kLeft, [this](v1::Event e) {
