@@ -10,7 +10,7 @@ namespace eboard::engine {
 namespace {
 
 constexpr std::size_t kTtSize = std::size_t(1) << 17;  // entries; a power of two
-constexpr int kMaxExploreDepth = 4096;                  // plies on the explicit stack
+constexpr std::size_t kMaxExploreDepth = 1 << 20;       // plies on the explicit stack
 constexpr int kFullWidth = 255;                         // "unlimited" discrepancies
 constexpr int kMaxLinePly = 400;  // forced moves extend lines up to here
 constexpr int kTried = std::numeric_limits<int>::min();  // no move scores this low
@@ -267,52 +267,69 @@ SearchResult HelpmateSearch::explore_all(const Position& root, Color winner,
                                          SearchGoal goal) {
   goal_ = goal;
   line_.clear();
+  // The path's move lists live in one arena, each frame owning a slice of it (a slice is
+  // as long as the node's legal moves, ~30, where a MoveList would take 256): the best-
+  // first walk runs down long paths (one reachable set of 5,524 positions was walked
+  // more than 4,096 plies deep), and a depth cap there would leave the proof incomplete.
   struct Frame {
-    MoveList moves;
-    int next = 0;
-    Move via;  // the move that led here (none at the root)
+    std::uint32_t begin = 0;  // the node's moves: arena[begin, end)
+    std::uint32_t end = 0;
+    std::uint32_t next = 0;  // the next one to try
+    Move via;                // the move that led here (none at the root)
   };
+  std::vector<Move> arena;
+  std::vector<Frame> stack;
   std::fill(visited_.begin(), visited_.end(), Key(0));
   visited_count_ = 0;
   pos_ = root;
+  winner_ = winner;
   SearchResult result;
-  std::vector<Frame> stack;
   auto line_to_here = [&stack]() {
     std::vector<Move> line;
     for (std::size_t i = 1; i < stack.size(); ++i) line.push_back(stack[i].via);
     return line;
   };
+  // Pushes the node at pos_ (reached by `via`) with its moves best first; returns them.
+  MoveList moves;
+  auto push_frame = [&](Move via) {
+    Frame f;
+    f.via = via;
+    f.begin = f.next = std::uint32_t(arena.size());
+    arena.insert(arena.end(), moves.begin(), moves.end());
+    f.end = std::uint32_t(arena.size());
+    stack.push_back(f);
+  };
   bool incomplete = false;
 
   visit(pos_.key());
-  stack.emplace_back();
-  generate_legal(pos_, stack.back().moves);
-  winner_ = winner;
+  generate_legal(pos_, moves);
   Square corners[4];
   corner_candidates(root, winner, corners);
   corner_ = corners[0];
-  order_best_first(stack.back().moves);
-  if (goal == SearchGoal::kForcedMateInOne && pos_.side_to_move() != winner &&
-      !stack.back().moves.empty() && forced_mate_in_one(stack.back().moves)) {
+  order_best_first(moves);
+  if (goal == SearchGoal::kForcedMateInOne && pos_.side_to_move() != winner && !moves.empty() &&
+      forced_mate_in_one(moves)) {
     result.outcome = SearchOutcome::kMateFound;
     return result;
   }
-  if (stack.back().moves.empty()) {
+  if (moves.empty()) {
     result.outcome = goal == SearchGoal::kCheckmate && pos_.in_check() &&
                              pos_.side_to_move() != winner
                          ? SearchOutcome::kMateFound
                          : SearchOutcome::kExhausted;
     return result;
   }
+  push_frame(Move());
   while (!stack.empty()) {
     Frame& top = stack.back();
-    if (top.next == top.moves.size()) {
-      Move via = top.via;
+    if (top.next == top.end) {
+      const Move via = top.via;
+      arena.resize(top.begin);
       stack.pop_back();
       if (!stack.empty()) pos_.unmake(via);
       continue;
     }
-    const Move m = top.moves[top.next++];
+    const Move m = arena[top.next++];
     const bool irreversible = pos_.is_capture(m) || type_of(pos_.piece_on(m.from())) == kPawn;
     pos_.make(m);
     if (!visit(pos_.key())) {
@@ -327,13 +344,12 @@ SearchResult HelpmateSearch::explore_all(const Position& root, Color winner,
       pos_.unmake(m);
       continue;
     }
-    Frame child;
-    child.via = m;
-    generate_legal(pos_, child.moves);
-    order_best_first(child.moves);
-    if (child.moves.empty()) {
+    moves.clear();
+    generate_legal(pos_, moves);
+    order_best_first(moves);
+    if (moves.empty()) {
       if (goal == SearchGoal::kCheckmate && pos_.in_check() && pos_.side_to_move() != winner) {
-        stack.push_back(child);
+        push_frame(m);
         result.outcome = SearchOutcome::kMateFound;
         result.line = line_to_here();
         return result;
@@ -342,18 +358,20 @@ SearchResult HelpmateSearch::explore_all(const Position& root, Color winner,
       continue;
     }
     if (goal == SearchGoal::kForcedMateInOne && pos_.side_to_move() != winner &&
-        forced_mate_in_one(child.moves)) {
-      stack.push_back(child);
+        forced_mate_in_one(moves)) {
+      push_frame(m);
       result.outcome = SearchOutcome::kMateFound;
       result.line = line_to_here();
       return result;
     }
-    if (int(stack.size()) >= kMaxExploreDepth) {
+    // Each frame on the path is a distinct visited node, so the depth is bounded by the
+    // node limit; this cap only keeps a runaway budget from eating memory.
+    if (stack.size() >= kMaxExploreDepth) {
       incomplete = true;
       pos_.unmake(m);
       continue;
     }
-    stack.push_back(child);
+    push_frame(m);
   }
   result.outcome = incomplete ? SearchOutcome::kLimitReached : SearchOutcome::kExhausted;
   return result;

@@ -1,5 +1,7 @@
 #include "engine/rules/unwinnability_blocked.h"
 
+#include <algorithm>
+
 namespace eboard::engine {
 namespace {
 
@@ -140,6 +142,61 @@ Bitboard movable(const Position& pos, Bitboard frozen) {
   return out;
 }
 
+// Each mobile unit's own reach: a piece floods from its square as in piece_reach(); a
+// pawn gets the reach of all its side's mobile pawns (a superset of its own), or every
+// square when a pawn may promote (it may become anything).
+void unit_reaches(const Position& pos, Color c, Bitboard frozen, const SideReach& r,
+                  BlockedAnalysis& out) {
+  const Bitboard open = ~(frozen & pos.pieces(c));
+  const Bitboard last_rank = c == kWhite ? kRank8 : kRank1;
+  const Bitboard pawn_reach = (r.pawns & last_rank) ? ~Bitboard(0) : r.pawns;
+  int n = 0;
+  for (Bitboard b = pos.pieces(c) & ~frozen & ~pos.pieces(kKing); b && n < out.kMaxUnits;) {
+    const Square s = pop_lsb(b);
+    const Bitboard from = square_bb(s);
+    Bitboard reach = 0;
+    switch (type_of(pos.piece_on(s))) {
+      case kPawn: reach = pawn_reach; break;
+      case kKnight: reach = flood(from, open, knight_step); break;
+      case kBishop: reach = flood(from, open, diag_step); break;
+      case kRook: reach = flood(from, open, orth_step); break;
+      default: reach = flood(from, open, king_step); break;  // a queen
+    }
+    out.unit_reach[c][n++] = reach;
+  }
+  out.units[c] = n;
+}
+
+// Kuhn's augmenting path: can `square` (an index into `squares`) get a unit, possibly by
+// moving others to their alternatives? `owner[u]` is the square index unit u blocks.
+bool assign(int square, const Square* squares, const Bitboard* units, int n_units, int* owner,
+            unsigned* seen) {
+  for (int u = 0; u < n_units; ++u) {
+    if (!(units[u] & square_bb(squares[square])) || (*seen & (1u << u))) continue;
+    *seen |= 1u << u;
+    if (owner[u] < 0 || assign(owner[u], squares, units, n_units, owner, seen)) {
+      owner[u] = square;
+      return true;
+    }
+  }
+  return false;
+}
+
+// Whether distinct units can stand on all of `needed` at once.
+bool can_hold_all(Bitboard needed, const Bitboard* units, int n_units) {
+  if (popcount(needed) > n_units) return false;
+  Square squares[8];
+  int n = 0;
+  for (Bitboard b = needed; b;) squares[n++] = pop_lsb(b);
+  int owner[BlockedAnalysis::kMaxUnits];
+  std::fill(owner, owner + n_units, -1);
+  for (int i = 0; i < n; ++i) {
+    unsigned seen = 0;
+    if (!assign(i, squares, units, n_units, owner, &seen)) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool may_be_blocked(const Position& pos) {
@@ -181,20 +238,26 @@ BlockedAnalysis analyse_blocked(const Position& pos) {
   BlockedAnalysis result;
   result.frozen = frozen;
   for (Color c : {kWhite, kBlack}) {
+    result.frozen_of[c] = frozen & pos.pieces(c);
     result.king_reach[c] = reach[c].king;
     result.check_reach[c] = reach[c].checks;
     result.cover[c] = reach[c].cover;
     result.occupy[c] = reach[c].non_king;
+    unit_reaches(pos, c, frozen, reach[c], result);
   }
   return result;
 }
 
 bool cannot_mate(const BlockedAnalysis& a, Color winner) {
   const Color loser = ~winner;
+  const Bitboard loser_frozen = a.frozen_of[loser];
   for (Bitboard b = a.king_reach[loser] & a.check_reach[winner]; b;) {
     const Square s = pop_lsb(b);
-    // Mate on s needs every neighbour held by the loser or attacked by the winner.
-    if ((king_attacks(s) & ~(a.cover[winner] | a.occupy[loser])) == 0) return false;
+    // Mate on s needs every neighbour attacked by the winner or held by the loser: the
+    // loser's units of F are always there, the others must be distinct units.
+    const Bitboard needed = king_attacks(s) & ~a.cover[winner] & ~loser_frozen;
+    if ((needed & ~a.occupy[loser]) != 0) continue;
+    if (can_hold_all(needed, a.unit_reach[loser], a.units[loser])) return false;
   }
   return true;
 }

@@ -37,11 +37,16 @@
 namespace eboard::engine {
 
 struct BlockedAnalysis {
+  static constexpr int kMaxUnits = 15;  // a side's units besides the king
   Bitboard frozen = 0;           // the largest consistent F (both colours)
+  Bitboard frozen_of[2] = {};    // F's units of each colour
   Bitboard king_reach[2] = {};   // squares each king can ever stand on
   Bitboard check_reach[2] = {};  // squares a colour's units but the king can ever attack
   Bitboard cover[2] = {};        // the same plus the king's attacks
   Bitboard occupy[2] = {};       // squares a colour's units but the king can ever hold
+  // Each mobile unit (not the king, not in F) of a colour: the squares it can ever hold.
+  Bitboard unit_reach[2][kMaxUnits] = {};
+  int units[2] = {};
 };
 
 BlockedAnalysis analyse_blocked(const Position& pos);
@@ -54,8 +59,13 @@ BlockedAnalysis analyse_blocked(const Position& pos);
 bool may_be_blocked(const Position& pos);
 
 // True when the analysis proves that `winner` can never mate: on no square the loser's
-// king can reach can it be checked with every flight square taken (each neighbour must
-// be held by a unit of the loser or attacked by the winner).
+// king can reach can it be checked with every flight square taken. Each neighbour must be
+// attacked by the winner or held by a unit of the loser, and the loser's units are
+// counted: a unit stands on one square at a time, so the neighbours the winner can never
+// attack need as many distinct units of the loser that can each reach one of them (a
+// matching). That is what settles walls of same-coloured bishops: the squares of the
+// other colour around the king must all be blocked by the loser's few units that can
+// stand there.
 bool cannot_mate(const BlockedAnalysis& a, Color winner);
 
 }  // namespace eboard::engine

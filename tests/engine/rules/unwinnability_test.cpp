@@ -134,6 +134,40 @@ TEST(Unwinnability, LockedPawnChainsSeparateTheKings) {
   EXPECT_FALSE(cannot_mate(open, kWhite));
 }
 
+TEST(Unwinnability, SameColouredBishopsOnBothSides) {
+  // Every bishop on the board is on a dark square: the mated king's light neighbours can
+  // be blocked by nobody (a CHA test vector, labelled dead).
+  const char* kDark = "3b1b1k/2b1b1b1/1b1b1b2/2b5/4KB2/4B1B1/3B1B1B/2B1B1B1 w - -";
+  for (Color c : {kWhite, kBlack}) EXPECT_EQ(material_verdict(fen(kDark), c).reason,
+                                             VerdictReason::kMaterial);
+  // A light bishop of the loser may block: the rule no longer applies.
+  EXPECT_EQ(material_verdict(fen("3b1b1k/2b1b1b1/1b1b1b2/2b5/4KB2/4B1B1/3B1B1B/2B1BB2 w - -"),
+                             kBlack).verdict,
+            Verdict::kUndetermined);
+}
+
+TEST(Unwinnability, BlockersAreCountedNotJustPlaced) {
+  // Black's light bishops are the only checkers beyond the locked chain; White's king is
+  // mated only with two or more of its dark neighbours blocked, and White has one dark
+  // bishop to do it (a CHA test vector, labelled dead).
+  const char* kOne = "8/4kb2/8/1p1p1p1p/1P1P1P1P/1b6/3B1K2/8 b - -";
+  Analysis a = analyse_winnability(fen(kOne), kBlack, AnalysisMode::kQuick, 0);
+  EXPECT_EQ(a.verdict, Verdict::kUnwinnable);
+  EXPECT_EQ(a.reason, VerdictReason::kBlockedStructure);
+  // With a second dark bishop White can block two squares (Kh1, Bg1, Bh2): no proof.
+  EXPECT_FALSE(cannot_mate(analyse_blocked(fen("8/4kb2/8/1p1p1p1p/1P1P1P1P/1b6/3B1K2/2B5 b - -")),
+                           kBlack));
+}
+
+TEST(Unwinnability, LongPathsOfTheExhaustivePassAreFollowed) {
+  // 5,524 positions are reachable (Black's king and bishop roam, White's king shuttles
+  // h3-h4; every capture of a white pawn stalemates White). The best-first walk runs
+  // deeper than 4,096 plies here, which the pass once gave up on.
+  Analysis a = full("8/b7/k6p/5p1P/5p2/5PpK/6P1/8 w - -", kBlack, 200'000);
+  EXPECT_EQ(a.verdict, Verdict::kUnwinnable);
+  EXPECT_EQ(a.reason, VerdictReason::kSearchExhausted);
+}
+
 TEST(Unwinnability, SmallReachableSpaceIsSearchedExhaustively) {
   // The white rook is shut in on h3-h4 behind its own king: no mate for White, found by
   // visiting every reachable position.
