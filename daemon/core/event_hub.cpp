@@ -108,6 +108,7 @@ void EventHub::flush() {
   std::swap(batch, pending_);
   if (fds.empty() && in_flight_.empty()) {
     deliver(batch);
+    extend_journals_when_calm();
     return;
   }
   // Even a batch without a sync of its own waits for the ones before it (seq order).
@@ -119,6 +120,25 @@ void EventHub::complete_front() {
   Batch batch = std::move(in_flight_.front());
   in_flight_.pop_front();
   deliver(batch);
+  extend_journals_when_calm();
+}
+
+// A journal's zero tail (journal.h) is extended, and that extension synced, only when no
+// batch is waiting for the worker: the events just published are out, and the next one
+// (a board's next field update, a second's clock event) is typically milliseconds away,
+// longer than the extension's sync. The worker serves requests in order, so an extension
+// queued while a batch waits would sit in front of that batch's sync (and of its
+// moveCompleted); queued now, it is usually done before the next batch arrives. It comes
+// once every kPreallocBytes - kExtendBelowBytes of records (thousands of events).
+void EventHub::extend_journals_when_calm() {
+  if (!in_flight_.empty() || !pending_.events.empty()) return;
+  std::vector<int> fds;
+  for (Board& b : boards_) {
+    if (!b.journal || !b.journal->wants_extension()) continue;
+    const int fd = b.journal->extend();
+    if (fd >= 0 && b.journal->policy() != FsyncPolicy::kNever) fds.push_back(fd);
+  }
+  if (!fds.empty()) worker_->submit(std::move(fds), nullptr);
 }
 
 void EventHub::deliver(Batch& batch) {

@@ -96,6 +96,7 @@ class EventHub {
   void deliver(Batch& batch);
   void flush();
   void complete_front();
+  void extend_journals_when_calm();
 
   std::vector<Board> boards_;
   std::vector<EventListener*> listeners_;

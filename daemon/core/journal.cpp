@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
@@ -52,6 +53,30 @@ bool read_all(int fd, std::string& out) {
   }
 }
 
+// pwrite of all of `bytes` at `offset`; false (errno set) on failure.
+bool write_all_at(int fd, std::string_view bytes, std::uint64_t offset) {
+  std::size_t written = 0;
+  while (written < bytes.size()) {
+    const ssize_t n = ::pwrite(fd, bytes.data() + written, bytes.size() - written,
+                               static_cast<off_t>(offset + written));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    written += static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+bool write_zeros_at(int fd, std::uint64_t offset, std::uint64_t count) {
+  static constexpr std::size_t kBlock = 64 * 1024;
+  const std::string zeros(static_cast<std::size_t>(std::min<std::uint64_t>(count, kBlock)), '\0');
+  for (std::uint64_t done = 0; done < count;) {
+    const auto piece = static_cast<std::size_t>(std::min<std::uint64_t>(count - done, kBlock));
+    if (!write_all_at(fd, std::string_view(zeros).substr(0, piece), offset + done)) return false;
+    done += piece;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::string encode_journal_record(std::string_view event_bytes) {
@@ -76,6 +101,10 @@ Result<Journal> Journal::open(const std::string& path, FsyncPolicy policy, const
   std::string problem;
   eboard::v1::Event event;
   while (pos < bytes.size()) {
+    if (bytes[pos] == '\0') {
+      problem = "data after the journal's end";  // reported only if non-zero bytes follow
+      break;
+    }
     std::size_t cursor = pos;
     const auto length = get_varint(bytes, cursor);
     if (!length || *length > bytes.size() - cursor || bytes.size() - cursor - *length < 4) {
@@ -100,20 +129,30 @@ Result<Journal> Journal::open(const std::string& path, FsyncPolicy policy, const
     visit(event);
     pos = cursor + *length + 4;
   }
-  if (pos < bytes.size()) {
+  journal.end_ = pos;
+  journal.allocated_ = bytes.size();
+  // Everything after the logical end must read as zeros, or a later record written there
+  // could run into old bytes; a damaged or unsynced tail is zeroed, not truncated, so the
+  // preallocated space stays.
+  const std::size_t last = bytes.find_last_not_of('\0');
+  if (last != std::string::npos && last >= pos) {
     warning = path + ": " + problem + " at byte " + std::to_string(pos) + " after seq " +
-              std::to_string(journal.last_seq()) + "; cut off " +
-              std::to_string(bytes.size() - pos) + " bytes";
-    if (::ftruncate(fd, static_cast<off_t>(pos)) != 0) {
+              std::to_string(journal.last_seq()) + "; cut off " + std::to_string(last + 1 - pos) +
+              " bytes";
+    if (!write_zeros_at(fd, pos, last + 1 - pos) || ::fdatasync(fd) != 0) {
       return Error{path + ": cannot cut off the damaged tail: " + errno_text()};
     }
-    ::fdatasync(fd);
   }
-  journal.end_ = pos;
-  if (::lseek(fd, static_cast<off_t>(pos), SEEK_SET) < 0) {
-    return Error{path + ": seek: " + errno_text()};
-  }
+  // The first zero tail is written and synced here, at start-up, not before an event.
+  if (journal.wants_extension() && journal.extend() >= 0) ::fdatasync(fd);
   return journal;
+}
+
+int Journal::extend() {
+  if (fd_ < 0) return -1;
+  if (!write_zeros_at(fd_, allocated_, kPreallocBytes)) return -1;
+  allocated_ += kPreallocBytes;
+  return fd_;
 }
 
 Journal::Journal(Journal&& other) noexcept
@@ -122,6 +161,7 @@ Journal::Journal(Journal&& other) noexcept
       policy_(other.policy_),
       offsets_(std::move(other.offsets_)),
       end_(other.end_),
+      allocated_(other.allocated_),
       dirty_(other.dirty_),
       defer_(other.defer_) {
   other.fd_ = -1;
@@ -135,6 +175,7 @@ Journal& Journal::operator=(Journal&& other) noexcept {
     policy_ = other.policy_;
     offsets_ = std::move(other.offsets_);
     end_ = other.end_;
+    allocated_ = other.allocated_;
     dirty_ = other.dirty_;
     defer_ = other.defer_;
     other.fd_ = -1;
@@ -154,22 +195,20 @@ std::optional<Error> Journal::append(std::uint32_t seq, std::string_view event_b
     return Error{path_ + ": seq " + std::to_string(seq) + " after " + std::to_string(last_seq())};
   }
   const std::string record = encode_journal_record(event_bytes);
-  std::size_t written = 0;
-  while (written < record.size()) {
-    const ssize_t n = ::write(fd_, record.data() + written, record.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      const std::string error = errno_text();
-      // Leave no partial record behind: the next start would cut it anyway.
-      if (::ftruncate(fd_, static_cast<off_t>(end_)) == 0) {
-        ::lseek(fd_, static_cast<off_t>(end_), SEEK_SET);
-      }
-      return Error{path_ + ": write: " + error};
-    }
-    written += static_cast<std::size_t>(n);
+  if (!write_all_at(fd_, record, end_)) {
+    const std::string error = errno_text();
+    // Leave no partial record behind (the next start would cut it anyway).
+    write_zeros_at(fd_, end_, record.size());
+    return Error{path_ + ": write: " + error};
   }
   offsets_.push_back(end_);
   end_ += record.size();
+  // Past the zero tail (a burst longer than it, or extend() failed): the file grew like
+  // an old-format journal; correct, only this record's sync is the slower kind.
+  allocated_ = std::max(allocated_, end_);
+  // Without the hub's deferral nobody picks a calm moment: extend here, before the sync
+  // that then covers both.
+  if (!defer_ && wants_extension()) extend();
   if (policy_ == FsyncPolicy::kAlways && !defer_) {
     ::fdatasync(fd_);
   } else {

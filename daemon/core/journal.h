@@ -5,16 +5,30 @@
 //   varint  length of the Event's binary form (the standard length-delimited framing)
 //   bytes   the eboard.v1.Event
 //   4 bytes CRC-32C of those bytes, little-endian
-// A power cut can leave the last record half-written (or written but not its checksum);
-// loading stops at the first record that is incomplete, fails its checksum, does not
-// parse or breaks the seq chain, cuts the file there (ftruncate) and reports what it cut.
-// It never throws and never refuses to start because of a damaged tail.
+// then zero bytes up to the end of the file. A length of 0 never starts a record (every
+// Event has seq >= 1, so its binary form is never empty): the first zero length is the
+// journal's logical end. Journals written before the zero tail existed simply end there.
+//
+// Why a zero tail: under FsyncPolicy::kAlways every published event waits for one
+// fdatasync. An append that grows the file makes that sync also write the inode (new
+// size) and allocate blocks; an overwrite of blocks that already hold written zeros is a
+// data-only sync (on this VM's ext4: p50 ~190 us instead of ~270 us, p99 350-540 us instead
+// of 440-770 us; BENCHMARKS.md "The daemon"). So the file is extended ahead of the records
+// in chunks of real zero bytes (not fallocate: its unwritten extents need a metadata
+// change on their first write), and that extension is synced apart from any event: at
+// open, and later at a calm moment chosen by the hub (event_hub.h) on the sync worker.
+//
+// A power cut can leave the last record half-written (or written but not its checksum),
+// and unsynced bytes after it. Loading stops at the first record that is incomplete,
+// fails its checksum, does not parse or breaks the seq chain, or at the first zero
+// length; every non-zero byte from there on is overwritten with zeros (synced) and
+// reported. It never throws and never refuses to start because of a damaged tail.
 //
 // The journal keeps only the file offset of each record in memory, so a long history
-// costs 8 bytes an event; replays for `subscribe.from_seq` read the file with pread.
-// Writes are plain write(2) on the event-loop thread: a record is a few hundred bytes
-// into the page cache. fdatasync follows the configured FsyncPolicy and, in the daemon,
-// runs on the sync worker thread (sync_worker.h), never on the loop.
+// costs 8 bytes an event; replays for `subscribe.from_seq` read the file with pread at
+// those (logical) offsets. Writes are plain pwrite(2) on the event-loop thread: a record
+// is a few hundred bytes into the page cache. fdatasync follows the configured FsyncPolicy
+// and, in the daemon, runs on the sync worker thread (sync_worker.h), never on the loop.
 #pragma once
 
 #include <cstdint>
@@ -66,6 +80,19 @@ class Journal {
     return fd_;
   }
   const std::string& path() const { return path_; }
+  FsyncPolicy policy() const { return policy_; }
+
+  // The zero tail (see the top of this file). wants_extension(): fewer than
+  // kExtendBelowBytes of it are left. extend() writes kPreallocBytes more zeros after it
+  // (into the page cache, no sync) and returns the fd to fdatasync, or -1 when the write
+  // failed (records then grow the file as they did before the zero tail existed).
+  static constexpr std::uint64_t kPreallocBytes = 256 * 1024;
+  static constexpr std::uint64_t kExtendBelowBytes = 64 * 1024;
+  bool wants_extension() const { return fd_ >= 0 && allocated_ - end_ < kExtendBelowBytes; }
+  int extend();
+  // Bytes of records (the logical end) and of the file (records + zero tail).
+  std::uint64_t logical_size() const { return end_; }
+  std::uint64_t allocated_size() const { return allocated_; }
 
  private:
   Journal(int fd, std::string path, FsyncPolicy policy)
@@ -75,7 +102,8 @@ class Journal {
   std::string path_;
   FsyncPolicy policy_ = FsyncPolicy::kAlways;
   std::vector<std::uint64_t> offsets_;  // offsets_[seq - 1]: where record `seq` starts
-  std::uint64_t end_ = 0;
+  std::uint64_t end_ = 0;        // logical end: the next record goes here
+  std::uint64_t allocated_ = 0;  // file size; [end_, allocated_) holds written zeros
   bool dirty_ = false;
   bool defer_ = false;
 };

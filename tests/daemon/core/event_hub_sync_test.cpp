@@ -130,6 +130,31 @@ TEST_F(EventHubSyncTest, BatchesStayInOrderBehindASync) {
   EXPECT_EQ(recorder.seen[2], "1:2");
 }
 
+// The journal's zero tail (journal.h) is extended only once the batch that used it up is
+// published, never in front of that batch's sync.
+TEST_F(EventHubSyncTest, ZeroTailIsExtendedAfterTheBatchNotBeforeIt) {
+  Loop loop;
+  EventHub hub({"a"});
+  hub.set_group_commit([&loop](std::function<void()> task) { loop.post(std::move(task)); });
+  attach(hub, 0, FsyncPolicy::kAlways);
+  const std::string path = dir_ + "/0.journal";
+  const auto first = std::filesystem::file_size(path);
+  ASSERT_EQ(first, Journal::kPreallocBytes);
+  Recorder recorder;
+  hub.add_listener(&recorder);
+  v1::Event big;  // leaves less than kExtendBelowBytes of the tail
+  big.mutable_device_status()->set_detail(std::string(Journal::kPreallocBytes - Journal::kExtendBelowBytes, 'x'));
+  hub.publish(0, big);
+  EXPECT_EQ(loop.run(), 1u);  // the batch goes to the worker
+  EXPECT_EQ(std::filesystem::file_size(path), first) << "extended before the batch's sync";
+  while (recorder.seen.empty()) ASSERT_GT(loop.run(true), 0u);
+  EXPECT_EQ(std::filesystem::file_size(path), first + Journal::kPreallocBytes);
+  // And the records go on at the logical end, found again on reopen.
+  hub.publish(0, clock_event());
+  while (recorder.seen.size() < 2) ASSERT_GT(loop.run(true), 0u);
+  EXPECT_EQ(hub.replay(0, 1).size(), 2u);
+}
+
 TEST_F(EventHubSyncTest, WhenPublishedRunsAtOnceWithNothingWaiting) {
   EventHub hub({"a"});
   bool ran = false;

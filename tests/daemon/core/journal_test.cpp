@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include <gtest/gtest.h>
 
@@ -29,6 +30,24 @@ class JournalTest : public testing::Test {
                                  [&](const eboard::v1::Event& e) { seen.push_back(e.seq()); }, warning);
     EXPECT_TRUE(journal.ok()) << (journal.ok() ? "" : journal.error());
     return std::move(journal).value();
+  }
+  // The file's bytes, and a write of `bytes` at `offset` (what a power cut leaves).
+  std::string contents() const {
+    std::ifstream in(path_, std::ios::binary);
+    std::ostringstream out;
+    out << in.rdbuf();
+    return out.str();
+  }
+  void write_at(std::uint64_t offset, const std::string& bytes) {
+    std::fstream f(path_, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(static_cast<std::streamoff>(offset));
+    f << bytes;
+  }
+  // The logical end after records 1..count.
+  static std::uint64_t records_size(std::uint32_t count) {
+    std::uint64_t size = 0;
+    for (std::uint32_t seq = 1; seq <= count; ++seq) size += encode_journal_record(event_bytes(seq)).size();
+    return size;
   }
   void write(std::uint32_t count) {
     std::vector<std::uint32_t> seen;
@@ -56,28 +75,44 @@ TEST_F(JournalTest, ReopensWithEveryRecord) {
   EXPECT_TRUE(journal.append(7, event_bytes(7)).has_value());  // seq must follow
 }
 
-TEST_F(JournalTest, TornLastRecordIsCutOff) {
+TEST_F(JournalTest, TornLastRecordBeforeTheZeroTailIsCutOff) {
   write(4);
-  const auto full = std::filesystem::file_size(path_);
+  const auto allocated = std::filesystem::file_size(path_);
+  ASSERT_GE(allocated, records_size(4) + Journal::kExtendBelowBytes);  // preallocated
   const std::string fifth = encode_journal_record(event_bytes(5));
-  {
-    std::ofstream out(path_, std::ios::app | std::ios::binary);
-    out << fifth.substr(0, fifth.size() - 3);  // the power went before the checksum
-  }
+  write_at(records_size(4), fifth.substr(0, fifth.size() - 3));  // the power went before the checksum
   std::vector<std::uint32_t> seen;
   std::string warning;
   Journal journal = open(seen, warning);
   EXPECT_EQ(journal.last_seq(), 4u);
-  EXPECT_NE(warning.find("incomplete record"), std::string::npos) << warning;
-  EXPECT_EQ(std::filesystem::file_size(path_), full);
+  EXPECT_NE(warning.find("checksum mismatch at byte " + std::to_string(records_size(4))), std::string::npos)
+      << warning;
+  EXPECT_NE(warning.find("cut off " + std::to_string(fifth.size() - 3) + " bytes"), std::string::npos) << warning;
+  // Zeroed, not truncated: the preallocated tail stays and reads as zeros.
+  EXPECT_EQ(std::filesystem::file_size(path_), allocated);
+  EXPECT_EQ(contents().find_last_not_of('\0') + 1, records_size(4));
   ASSERT_FALSE(journal.append(5, event_bytes(5)).has_value());  // and it goes on
+  EXPECT_EQ(journal.read_range(5, 5), std::vector<std::string>{event_bytes(5)});
+}
+
+TEST_F(JournalTest, TornLengthAtTheEndOfTheFileIsCutOff) {
+  write(2);
+  const auto allocated = std::filesystem::file_size(path_);
+  write_at(allocated, std::string("\x40\x01\x02", 3));  // past the tail, as daemon_e2e's KillNine
+  std::vector<std::uint32_t> seen;
+  std::string warning;
+  Journal journal = open(seen, warning);
+  EXPECT_EQ(seen, (std::vector<std::uint32_t>{1, 2}));
+  EXPECT_NE(warning.find("data after the journal's end"), std::string::npos) << warning;
+  EXPECT_NE(warning.find("cut off"), std::string::npos) << warning;
+  EXPECT_EQ(contents().find_last_not_of('\0') + 1, records_size(2));
 }
 
 TEST_F(JournalTest, ChecksumMismatchIsCutOff) {
   write(3);
   {
     std::fstream f(path_, std::ios::in | std::ios::out | std::ios::binary);
-    f.seekp(-6, std::ios::end);
+    f.seekp(static_cast<std::streamoff>(records_size(3) - 6));
     f.put('\x7f');  // a flipped byte inside the last record's event
   }
   std::vector<std::uint32_t> seen;
@@ -85,6 +120,82 @@ TEST_F(JournalTest, ChecksumMismatchIsCutOff) {
   Journal journal = open(seen, warning);
   EXPECT_EQ(seen, (std::vector<std::uint32_t>{1, 2}));
   EXPECT_NE(warning.find("checksum mismatch"), std::string::npos) << warning;
+}
+
+TEST_F(JournalTest, ReopenOfAPreallocatedJournalContinuesTheSeq) {
+  write(3);
+  {
+    std::vector<std::uint32_t> seen;
+    std::string warning;
+    Journal journal = open(seen, warning);
+    EXPECT_EQ(journal.logical_size(), records_size(3));
+    EXPECT_GE(journal.allocated_size(), records_size(3) + Journal::kExtendBelowBytes);
+    EXPECT_EQ(journal.allocated_size(), std::filesystem::file_size(path_));
+    ASSERT_FALSE(journal.append(4, event_bytes(4)).has_value());
+  }
+  std::vector<std::uint32_t> seen;
+  std::string warning;
+  Journal journal = open(seen, warning);
+  EXPECT_EQ(seen, (std::vector<std::uint32_t>{1, 2, 3, 4}));
+  EXPECT_TRUE(warning.empty()) << warning;
+  EXPECT_EQ(journal.logical_size(), records_size(4));  // appended at the logical end
+  EXPECT_EQ(journal.read_range(1, 4).size(), 4u);
+}
+
+TEST_F(JournalTest, AllZeroFileIsAnEmptyJournal) {
+  std::ofstream(path_, std::ios::binary) << std::string(5000, '\0');
+  std::vector<std::uint32_t> seen;
+  std::string warning;
+  Journal journal = open(seen, warning);
+  EXPECT_TRUE(seen.empty());
+  EXPECT_TRUE(warning.empty()) << warning;
+  EXPECT_EQ(journal.last_seq(), 0u);
+  ASSERT_FALSE(journal.append(1, event_bytes(1)).has_value());
+  EXPECT_EQ(contents().substr(0, records_size(1)), encode_journal_record(event_bytes(1)));
+}
+
+TEST_F(JournalTest, RecordsCrossingChunkBoundariesExtendTheTail) {
+  // Event bytes of ~1 KiB so a few hundred records cross two chunk boundaries.
+  const auto big_event = [](std::uint32_t seq) {
+    eboard::v1::Event event;
+    event.set_seq(seq);
+    event.mutable_device_status()->set_detail(std::string(1000, 'x'));
+    return event.SerializeAsString();
+  };
+  std::vector<std::uint32_t> seen;
+  std::string warning;
+  std::uint32_t count = 0;
+  {
+    Journal journal = open(seen, warning);
+    const std::uint64_t first = journal.allocated_size();
+    while (journal.logical_size() < first + Journal::kPreallocBytes + 1) {
+      ++count;
+      ASSERT_FALSE(journal.append(count, big_event(count)).has_value());
+      ASSERT_GE(journal.allocated_size(), journal.logical_size());
+    }
+    EXPECT_GE(journal.allocated_size(), journal.logical_size() + Journal::kExtendBelowBytes);
+    EXPECT_EQ(journal.allocated_size() % Journal::kPreallocBytes, 0u);
+  }
+  Journal journal = open(seen, warning);
+  EXPECT_TRUE(warning.empty()) << warning;
+  EXPECT_EQ(journal.last_seq(), count);
+  EXPECT_EQ(journal.read_range(count, count), std::vector<std::string>{big_event(count)});
+}
+
+TEST_F(JournalTest, JournalWithoutAZeroTailLoads) {
+  // The format before preallocation: records up to the end of the file.
+  std::string old;
+  for (std::uint32_t seq = 1; seq <= 3; ++seq) old += encode_journal_record(event_bytes(seq));
+  std::ofstream(path_, std::ios::binary) << old;
+  std::vector<std::uint32_t> seen;
+  std::string warning;
+  Journal journal = open(seen, warning);
+  EXPECT_EQ(seen, (std::vector<std::uint32_t>{1, 2, 3}));
+  EXPECT_TRUE(warning.empty()) << warning;
+  EXPECT_EQ(journal.logical_size(), old.size());
+  EXPECT_GE(std::filesystem::file_size(path_), old.size() + Journal::kExtendBelowBytes);  // a tail now
+  ASSERT_FALSE(journal.append(4, event_bytes(4)).has_value());
+  EXPECT_EQ(journal.read_range(4, 4), std::vector<std::string>{event_bytes(4)});
 }
 
 TEST_F(JournalTest, GarbageOnlyFileLoadsEmpty) {
