@@ -38,9 +38,16 @@ Analysis material_verdict(const Position& pos, Color side) {
   const Bitboard theirs = non_king(pos, loser);
   const Bitboard our_bishops = pos.pieces(side, kBishop);
 
-  // K+N v K: the knight and king cannot cover the mated king's flight squares (FIDE
-  // 5.2.2's classic dead position).
-  if (theirs == 0 && ours == pos.pieces(side, kKnight) && !more_than_one(ours))
+  // A lone knight against nothing but queens (K+N v K, FIDE 5.2.2's classic, included).
+  // Say the knight checks from K+(1,2) (the other seven ways are the board's mirror
+  // images). The two squares next to both the king and the knight, K+(0,1) and K+(1,1),
+  // must be empty (a queen there would take the knight) and so covered by the winner's
+  // king, which fits only on K+(0,2). Then K+(1,0), on the board because the knight's
+  // file is, is attacked by neither: a queen must stand there, and it takes the knight
+  // through the empty K+(1,1). So no mate, whatever the queens (the lichess table
+  // agrees, research/rules-anchors.md §2).
+  if (theirs == pos.pieces(loser, kQueen) && ours == pos.pieces(side, kKnight) &&
+      !more_than_one(ours))
     return unwinnable(VerdictReason::kMaterial);
 
   if (ours == our_bishops && one_colour(our_bishops)) {

@@ -55,13 +55,14 @@ Bitboard piece_steps(PieceType type, Square s) {
 // move out of the way).
 Bitboard frozen_attacks(const Position& pos, Color c, Bitboard frozen) {
   Bitboard attacks = pawn_attacks_of(c, frozen & pos.pieces(c, kPawn));
-  for (Bitboard b = frozen & pos.pieces(c) & ~pos.pieces(kPawn); b;) {
+  for (Bitboard b = frozen & pos.pieces(c) & ~pos.pieces(kPawn, kKing); b;) {
     Square s = pop_lsb(b);
     attacks |= attacks_bb(type_of(pos.piece_on(s)), s, frozen);
   }
   return attacks;
 }
-// Squares the units of F of colour c attack whatever else stands on the board.
+// Squares the units of F of colour c (a frozen king included) attack whatever else stands
+// on the board.
 Bitboard frozen_close_attacks(const Position& pos, Color c, Bitboard frozen) {
   Bitboard attacks = pawn_attacks_of(c, frozen & pos.pieces(c, kPawn));
   for (Bitboard b = frozen & pos.pieces(c) & ~pos.pieces(kPawn); b;) {
@@ -111,12 +112,13 @@ void side_reaches(const Position& pos, Bitboard frozen, SideReach (&r)[2]) {
   pawn_reach(pos, frozen, r);
   for (Color c : {kWhite, kBlack}) {
     const Bitboard own_frozen = frozen & pos.pieces(c);
+    const Bitboard own_frozen_units = own_frozen & ~pos.pieces(kKing);
     const Bitboard last_rank = c == kWhite ? kRank8 : kRank1;
     if (r[c].pawns & last_rank) {  // a promotion may give any piece: anything goes
-      r[c].non_king = ~own_frozen | own_frozen;
+      r[c].non_king = ~Bitboard(0);
       r[c].checks = ~Bitboard(0);
     } else {
-      r[c].non_king = r[c].pieces | r[c].pawns | own_frozen;
+      r[c].non_king = r[c].pieces | r[c].pawns | own_frozen_units;
       r[c].checks = piece_checks[c] | pawn_attacks_of(c, r[c].pawns) |
                     frozen_attacks(pos, c, frozen);
     }
@@ -129,15 +131,20 @@ void side_reaches(const Position& pos, Bitboard frozen, SideReach (&r)[2]) {
 }
 
 // Units of F that could move: a pawn whose push square is not in F, a piece with a step
-// to a square not held by its own side's F.
+// to a square not held by its own side's F, a king with a step that is neither held by its
+// own side's F nor attacked by the other side's F at close range (it could never stand
+// there: that unit is always there). A king in F is walled in for good: its pawns and
+// pieces, or an enemy pawn defended by F, stay next to it.
 Bitboard movable(const Position& pos, Bitboard frozen) {
   const Bitboard pawns = pos.pieces(kPawn);
   Bitboard out = (frozen & pawns & pos.pieces(kWhite) & ~south(frozen)) |
                  (frozen & pawns & pos.pieces(kBlack) & ~north(frozen));
   for (Bitboard b = frozen & ~pawns; b;) {
     Square s = pop_lsb(b);
-    const Bitboard own = frozen & pos.pieces(color_of(pos.piece_on(s)));
-    if (piece_steps(type_of(pos.piece_on(s)), s) & ~own) out |= square_bb(s);
+    const Color c = color_of(pos.piece_on(s));
+    Bitboard blocked = frozen & pos.pieces(c);
+    if (type_of(pos.piece_on(s)) == kKing) blocked |= frozen_close_attacks(pos, ~c, frozen);
+    if (piece_steps(type_of(pos.piece_on(s)), s) & ~blocked) out |= square_bb(s);
   }
   return out;
 }
@@ -206,7 +213,13 @@ bool may_be_blocked(const Position& pos) {
 }
 
 BlockedAnalysis analyse_blocked(const Position& pos) {
-  Bitboard frozen = pos.pieces() & ~pos.pieces(kKing);
+  // Kings start in F too (a king that can never move keeps the pawns it blocks and
+  // defends in place), except one that may still castle.
+  Bitboard frozen = pos.pieces();
+  if (pos.can_castle(CastlingRights(kWhiteKingside | kWhiteQueenside)))
+    frozen &= ~pos.pieces(kWhite, kKing);
+  if (pos.can_castle(CastlingRights(kBlackKingside | kBlackQueenside)))
+    frozen &= ~pos.pieces(kBlack, kKing);
   if (Square ep = pos.en_passant_square(); ep != kNoSquare) {
     // The pawn that just moved two squares and the pawns that may take it are not fixed.
     const Color us = pos.side_to_move();
@@ -221,7 +234,8 @@ BlockedAnalysis analyse_blocked(const Position& pos) {
     Bitboard offenders = 0;
     for (Color c : {kWhite, kBlack}) {
       const Color e = ~c;
-      const Bitboard mine = frozen & pos.pieces(c);
+      // (a king is never taken, so only the other units of F are checked here)
+      const Bitboard mine = frozen & pos.pieces(c) & ~pos.pieces(kKing);
       offenders |= mine & (reach[e].non_king | reach[e].king) & ~(frozen & pos.pieces(e));
       // a pawn of c on p captures to pawn_attacks(c, p): p is among the squares an
       // enemy-coloured pawn standing on those targets would attack

@@ -17,8 +17,12 @@
 // captures to (it can never capture, en passant included), and no enemy unit can ever
 // reach its square (it is never taken). F may also hold pieces whose every step leads
 // onto their own side's units of F (a bishop walled in by its pawns): they never move,
-// so the squares next to them that they attack are forbidden to the enemy king forever. Drop offenders and repeat: F only shrinks, so
-// this ends, at the largest consistent F.
+// so the squares next to them that they attack are forbidden to the enemy king forever.
+// A king joins F when every step it has leads onto its own units of F or onto a square a
+// unit of F attacks at close range (a king in the corner behind its blocked pawn, with
+// the enemy's defended pawn beside it): it never moves, so the pawn it blocks stays
+// blocked and the units next to it stay defended; a king that may castle never joins.
+// Drop offenders and repeat: F only shrinks, so this ends, at the largest consistent F.
 //
 // Why a consistent F is sound: consider the first move of any legal game from here that
 // moves or takes a pawn of F. Before it every pawn of F was in place, so (by induction

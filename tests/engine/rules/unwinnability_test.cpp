@@ -146,6 +146,33 @@ TEST(Unwinnability, SameColouredBishopsOnBothSides) {
             Verdict::kUndetermined);
 }
 
+TEST(Unwinnability, LoneKnightAgainstOnlyQueens) {
+  // However many queens block, one of them can take the checking knight (CHA vectors).
+  for (const char* text : {"6nk/8/8/8/4K3/8/3Q4/8 w - -", "1q1q1q2/1k2q1q1/8/8/8/8/2N5/1K6 b - -",
+                           "k7/8/8/1K6/N7/8/8/q7 w - -"}) {
+    const Color knight_side = fen(text).pieces(kWhite, kKnight) ? kWhite : kBlack;
+    EXPECT_EQ(material_verdict(fen(text), knight_side).reason, VerdictReason::kMaterial) << text;
+  }
+  // A rook cannot take along a diagonal: K+N v K+R is a selfmate position, no rule.
+  EXPECT_EQ(material_verdict(fen("6nk/8/8/8/4K3/8/3R4/8 w - -"), kBlack).verdict,
+            Verdict::kUndetermined);
+}
+
+TEST(Unwinnability, AKingThatCanNeverMoveHoldsItsPawns) {
+  // White's king on a1 is walled in by its b2 pawn and Black's a2 pawn (defended by b3, and
+  // b1 is attacked): it never moves, so the b2 pawn stays defended and the black king can
+  // never take it or step next to it. Every bishop of White is dark, Black's is light.
+  const char* kWalled = "k6B/1b4B1/5B2/4B3/3B4/1pB1B3/pP1B4/K7 w - -";
+  for (Color c : {kWhite, kBlack}) {
+    Analysis a = analyse_winnability(fen(kWalled), c, AnalysisMode::kQuick, 0);
+    EXPECT_EQ(a.verdict, Verdict::kUnwinnable);
+    EXPECT_EQ(a.reason, VerdictReason::kBlockedStructure);
+  }
+  // Without Black's a2 pawn the king walks out: no proof for Black.
+  EXPECT_FALSE(cannot_mate(analyse_blocked(fen("k6B/1b4B1/5B2/4B3/3B4/1pB1B3/1P1B4/K7 w - -")),
+                           kBlack));
+}
+
 TEST(Unwinnability, BlockersAreCountedNotJustPlaced) {
   // Black's light bishops are the only checkers beyond the locked chain; White's king is
   // mated only with two or more of its dark neighbours blocked, and White has one dark
