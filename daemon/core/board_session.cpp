@@ -1,5 +1,7 @@
 #include "daemon/core/board_session.h"
 
+#include <algorithm>
+
 #include "daemon/core/recovery.h"
 #include "daemon/event_mapping.h"
 #include "engine/board/fen.h"
@@ -111,6 +113,7 @@ BoardSession::BoardSession(std::string board_id, GameSetup setup, drivers::White
 // one game); the old tracker, which points at the old arbiter, goes first.
 void BoardSession::new_tracker(engine::TrackerConfig config) {
   tracker_.reset();
+  proposals_.clear();
   arbiter_.emplace();
   tracker_.emplace(std::move(config), &*arbiter_);
 }
@@ -132,7 +135,11 @@ std::optional<Error> BoardSession::resume(const BoardState& journal_state) {
   rules_name_ = config->rules.name;
   new_tracker(std::move(config).value());
   ply_offset_ = 0;
-  if (replay_game(*tracker_, journal_state.game_history(), s)) {
+  if (const auto failed = replay_game(*tracker_, journal_state.game_history(), s)) {
+    resume_warning_ = "board " + board_id_ + ": the journal's game (up to seq " +
+                      std::to_string(s.last_seq()) + ") could not be played again (" + *failed +
+                      "); resuming from the last position alone: each side's move and "
+                      "illegal-move counts and the positions played before it start afresh";
     setup.start_fen = s.fen();  // the position after the last completed move
     new_tracker(make_tracker_config(setup).value());
     ply_offset_ = s.moves_size();
@@ -194,8 +201,49 @@ void BoardSession::emit(engine::GameEvents& events) {
     const std::uint32_t seq = publish_event(std::move(event));
     // A ruling names a proposal by this seq (`Ruling.seq`): the arbiter learns it here.
     if (e.proposal != 0) tracker_->published(e, seq);
+    note_proposal(e, seq);
   }
   events.clear();
+}
+
+void BoardSession::note_proposal(const engine::GameEvent& e, std::uint32_t seq) {
+  // The arbiter's proposals start afresh with each game (its handles restart at 1).
+  if (e.kind == engine::GameEventKind::kGameStarted) proposals_.clear();
+  if (e.proposal != 0) {
+    OpenProposal& p = proposals_[e.proposal];
+    p.seqs.push_back(seq);
+    if (e.kind == engine::GameEventKind::kGameEnded) p.game_end = true;
+  }
+  if (e.proposal_seq == 0) return;
+  for (auto& [handle, p] : proposals_) {
+    if (std::find(p.seqs.begin(), p.seqs.end(), e.proposal_seq) != p.seqs.end()) p.settled = true;
+  }
+}
+
+// The proposal a ruling is for (`Ruling.seq`, or without one the newest open proposal, as
+// the arbiter chooses), or the error ack when there is none to rule on.
+std::optional<v1::Ack> BoardSession::check_ruling(const engine::OperatorAction& a,
+                                                  OpenProposal*& target) {
+  target = nullptr;
+  for (auto it = proposals_.rbegin(); it != proposals_.rend() && !target; ++it) {
+    const auto& seqs = it->second.seqs;
+    const bool named = a.seq && std::find(seqs.begin(), seqs.end(), *a.seq) != seqs.end();
+    if (named || (!a.seq && !it->second.settled)) target = &it->second;
+  }
+  if (!a.seq && !target) {
+    return ack(v1::ACK_ERROR_REJECTED, "ruling: board " + board_id_ + " has no open proposal to rule on");
+  }
+  const std::string named = a.seq ? "ruling.seq: " + std::to_string(*a.seq) : std::string("ruling");
+  if (!target) {
+    return ack(v1::ACK_ERROR_REJECTED, named + " names no proposal of board " + board_id_ +
+                                           "'s game (a proposal is an event with `proposed` or an "
+                                           "unapplied penalty, published in this daemon's run)");
+  }
+  if (target->settled) {
+    return ack(v1::ACK_ERROR_REJECTED, named + ": that proposal of board " + board_id_ +
+                                           " is already settled");
+  }
+  return std::nullopt;
 }
 
 void BoardSession::device_status(v1::DeviceRole role, v1::DeviceState state,
@@ -497,8 +545,22 @@ v1::Ack BoardSession::run_action(const v1::Command& c, Millis now) {
     default:
       return ack(v1::ACK_ERROR_UNSUPPORTED, "unknown command action");
   }
+  OpenProposal* target = nullptr;
+  if (a.kind == K::kRuling) {
+    if (auto refused = check_ruling(a, target)) return *refused;
+  }
   tracker_->operator_action(now, a, out);
+  const bool settled = std::any_of(out.begin(), out.end(), [](const auto& e) { return e.proposal_seq != 0; });
   emit(out);
+  if (target && !settled) {
+    target->settled = true;
+    // Rejecting a proposed result is the one ruling that rightly emits nothing; any other
+    // ruling that settled nothing found its proposal lapsed in the arbiter.
+    if (!(target->game_end && !a.accept)) {
+      return ack(v1::ACK_ERROR_REJECTED, "ruling: that proposal of board " + board_id_ +
+                                             " is no longer open (it lapsed); nothing was changed");
+    }
+  }
   return ack(v1::ACK_ERROR_UNSPECIFIED, "");
 }
 

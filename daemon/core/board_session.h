@@ -19,6 +19,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -56,8 +57,13 @@ class BoardSession {
   BoardSession(std::string board_id, GameSetup setup, drivers::WhiteSetting white,
                Publish publish);
 
-  // Continues the journal's game (call before any input).
+  // Continues the journal's game (call before any input). When the game cannot be played
+  // again from its start (recovery.h replay_game) it continues from the last position
+  // alone, and resume_warning() then holds one line naming the board and the reason, for
+  // the daemon's log (interfaces.md §4 has no event kind for a daemon notice; deviceStatus
+  // is the device's).
   std::optional<Error> resume(const BoardState& journal_state);
+  const std::string& resume_warning() const { return resume_warning_; }
 
   // The link was (re)established: the next full dump is checked for missed moves.
   void on_link_up() { awaiting_dump_ = true; }
@@ -105,6 +111,22 @@ class BoardSession {
   Codes placement_{};
   bool placement_known_ = false;
   std::uint32_t first_seq_ = 0;  // first seq published during the current command
+  // The arbiter's proposals of the current game (rules.md §0 authority rule), by the
+  // tracker's handle, with the seqs they were published under: a ruling that names no
+  // open one is answered with an error instead of an ok that changed nothing. The engine
+  // has no query for its open proposals, so this is kept from the events: an opening
+  // event carries `proposal`, a settling one `proposal_seq`. A proposal that lapses
+  // inside the engine (an illegal move's claim window closing) is found out when a
+  // ruling on it settles nothing.
+  struct OpenProposal {
+    std::vector<std::uint32_t> seqs;
+    bool game_end = false;  // rejecting a proposed result emits nothing by design
+    bool settled = false;
+  };
+  std::map<std::uint32_t, OpenProposal> proposals_;
+  void note_proposal(const engine::GameEvent& e, std::uint32_t seq);
+  std::optional<eboard::v1::Ack> check_ruling(const engine::OperatorAction& a, OpenProposal*& target);
+  std::string resume_warning_;
 };
 
 }  // namespace eboard::daemon

@@ -183,6 +183,9 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
         board.config.name, setup.value(), board.config.spec.white,
         [&hub, i](v1::Event event) { return hub.publish(i, std::move(event)); });
     if (auto error = board.session->resume(recovered)) return fail(error->message);
+    if (!board.session->resume_warning().empty()) {
+      log << "<4>eboardd: " << board.session->resume_warning() << "\n";
+    }
   }
 
   std::unique_ptr<Printer> printer;
