@@ -1,0 +1,90 @@
+// A Ruling (command.proto `Ruling.seq`) that names no open proposal is answered with an
+// error ack (ACK_ERROR_REJECTED: "valid but not applicable now ... nothing to rule") and
+// changes nothing, instead of an ok that did nothing. Style of
+// tests/daemon/rules/ruling_command_test.cpp: a real BoardSession under pskov-blitz,
+// whose infractions are penalty proposals (rules.md D13).
+#include <gtest/gtest.h>
+
+#include "daemon/core/board_session.h"
+#include "engine/board/fen.h"
+#include "tests/daemon/placement_of.h"
+
+namespace eboard::daemon {
+namespace {
+
+namespace v1 = eboard::v1;
+using std::chrono::milliseconds;
+using testing_support::placement_of;
+
+class RulingWithoutProposal : public testing::Test {
+ protected:
+  void SetUp() override { session_.on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(0)); }
+  std::vector<v1::Event> events_;
+  std::uint32_t seq_ = 0;
+  BoardSession session_{"b1", setup(), drivers::WhiteSetting::kLeft, [this](v1::Event e) {
+                          e.set_seq(++seq_);
+                          events_.push_back(e);
+                          return seq_;
+                        }};
+  static GameSetup setup() {
+    GameSetup s;
+    s.rules = "pskov-blitz";
+    s.clock = "300";
+    return s;
+  }
+  std::uint32_t infraction(v1::Side side, int at_ms) {
+    v1::Command c;
+    c.mutable_infraction()->set_side(side);
+    EXPECT_TRUE(session_.command(c, milliseconds(at_ms)).ok());
+    for (auto it = events_.rbegin(); it != events_.rend(); ++it)
+      if (it->has_penalty()) return it->seq();
+    return 0;
+  }
+  v1::Ack ruling(v1::RulingDecision decision, std::uint32_t seq, int at_ms) {
+    v1::Command c;
+    c.mutable_ruling()->set_decision(decision);
+    c.mutable_ruling()->set_seq(seq);
+    return session_.command(c, milliseconds(at_ms));
+  }
+};
+
+TEST_F(RulingWithoutProposal, UnknownSeqIsAnError) {
+  const std::uint32_t warning = infraction(v1::SIDE_WHITE, 1000);
+  ASSERT_GT(warning, 0u);
+  const std::size_t n = events_.size();
+  const v1::Ack refused = ruling(v1::RULING_DECISION_ACCEPT, warning + 50, 2000);
+  EXPECT_EQ(refused.code(), v1::ACK_ERROR_REJECTED);
+  EXPECT_EQ(refused.error().rfind("ruling.seq: " + std::to_string(warning + 50) +
+                                      " names no proposal of board b1's game",
+                                  0),
+            0u)
+      << refused.error();
+  EXPECT_EQ(events_.size(), n);
+  // A seq that exists but opened nothing (the game's start) is no proposal either.
+  EXPECT_EQ(ruling(v1::RULING_DECISION_ACCEPT, 1, 2100).code(), v1::ACK_ERROR_REJECTED);
+  // The real one still works afterwards.
+  EXPECT_TRUE(ruling(v1::RULING_DECISION_ACCEPT, warning, 2200).ok());
+  EXPECT_GT(events_.size(), n);
+}
+
+TEST_F(RulingWithoutProposal, SettledProposalIsAnError) {
+  const std::uint32_t warning = infraction(v1::SIDE_WHITE, 1000);
+  ASSERT_TRUE(ruling(v1::RULING_DECISION_REJECT, warning, 2000).ok());
+  const std::size_t n = events_.size();
+  const v1::Ack again = ruling(v1::RULING_DECISION_ACCEPT, warning, 3000);
+  EXPECT_EQ(again.code(), v1::ACK_ERROR_REJECTED);
+  EXPECT_EQ(again.error(), "ruling.seq: " + std::to_string(warning) + ": that proposal of board b1 is already settled");
+  EXPECT_EQ(events_.size(), n);
+}
+
+TEST_F(RulingWithoutProposal, RulingWithoutSeqNeedsAnOpenProposal) {
+  const v1::Ack none = ruling(v1::RULING_DECISION_ACCEPT, 0, 1000);
+  EXPECT_EQ(none.code(), v1::ACK_ERROR_REJECTED);
+  EXPECT_EQ(none.error(), "ruling: board b1 has no open proposal to rule on");
+  infraction(v1::SIDE_BLACK, 2000);
+  EXPECT_TRUE(ruling(v1::RULING_DECISION_ACCEPT, 0, 3000).ok());  // the newest open one
+  EXPECT_EQ(ruling(v1::RULING_DECISION_ACCEPT, 0, 4000).code(), v1::ACK_ERROR_REJECTED);
+}
+
+}  // namespace
+}  // namespace eboard::daemon
