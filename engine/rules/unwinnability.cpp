@@ -58,7 +58,8 @@ Analysis material_verdict(const Position& pos, Color side) {
     // so the others must be blocked by the loser's own units standing on the other
     // colour. If the loser has none that can (nothing but bishops of the same colour, or
     // nothing at all), no mate exists.
-    if (theirs == (pos.pieces(loser, kBishop) & colour)) return unwinnable(VerdictReason::kMaterial);
+    if (theirs == (pos.pieces(loser, kBishop) & colour))
+      return unwinnable(VerdictReason::kMaterial);
     // With a single bishop the blockers must be queens or rooks (no knights, no bishops of
     // the other colour). One of them stands orthogonally next to the king and next to
     // the first square of the checking diagonal, so it can take the bishop or step

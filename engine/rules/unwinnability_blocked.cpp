@@ -39,9 +39,10 @@ Bitboard pawn_attacks_of(Color c, Bitboard pawns) {
 Bitboard pawn_push_of(Color c, Bitboard pawns) { return c == kWhite ? north(pawns) : south(pawns); }
 
 struct SideReach {
-  Bitboard king = 0;      // squares the king can stand on
-  Bitboard pieces = 0;    // squares the mobile pieces (not pawns, not in F) can stand on
-  Bitboard pawns = 0;     // squares the pawns not in F can stand on
+  Bitboard king = 0;        // squares the king can stand on
+  Bitboard pieces = 0;      // squares the mobile pieces (not pawns, not in F) can stand on
+  Bitboard pawns = 0;       // squares the pawns not in F can stand on
+  Bitboard free_pawns = 0;  // the same for the pawns in neither F nor G
   Bitboard non_king = 0;  // squares any unit but the king can stand on (F included)
   Bitboard checks = 0;    // squares the units but the king can ever attack
   Bitboard cover = 0;     // checks plus the king's attacks
@@ -83,33 +84,59 @@ Bitboard piece_reach(const Position& pos, Color c, Bitboard frozen, Bitboard* ch
   return knights | bishops | rooks | queens;
 }
 
-// Mobile pawns push through anything but F and capture only where an enemy unit other
-// than the king may stand: the least fixed point over both colours, which contains
-// every square a pawn really reaches.
-void pawn_reach(const Position& pos, Bitboard frozen, SideReach (&r)[2]) {
+// Squares a pawn of c may never push onto: F, and the start square of every enemy pawn
+// of G (that pawn stays on its file between there and us, and is never taken, so no
+// pawn coming from its far side gets past it; a pawn reaching the file below it by a
+// capture is not pushing onto that square).
+Bitboard push_walls(const Position& pos, Color c, Bitboard frozen, Bitboard file_bound) {
+  return frozen | (file_bound & pos.pieces(~c));
+}
+
+// The squares pawns of c standing on `from` reach by pushes alone.
+Bitboard push_reach(Color c, Bitboard from, Bitboard walls) {
+  Bitboard reach = from;
+  for (;;) {
+    const Bitboard next = reach | (pawn_push_of(c, reach) & ~walls);
+    if (next == reach) return reach;
+    reach = next;
+  }
+}
+
+// Pawns of G (`file_bound`) only push; the other mobile pawns push and capture only where
+// an enemy unit other than the king may stand: the least fixed point over both colours,
+// which contains every square a pawn really reaches while F and G hold.
+void pawn_reach(const Position& pos, Bitboard frozen, Bitboard file_bound, SideReach (&r)[2]) {
   const Bitboard last_rank[2] = {kRank8, kRank1};
-  for (Color c : {kWhite, kBlack}) r[c].pawns = pos.pieces(c, kPawn) & ~frozen;
+  Bitboard walls[2], bound_reach[2];
+  for (Color c : {kWhite, kBlack}) {
+    walls[c] = push_walls(pos, c, frozen, file_bound);
+    bound_reach[c] = push_reach(c, file_bound & pos.pieces(c), walls[c]);
+    r[c].free_pawns = pos.pieces(c, kPawn) & ~frozen & ~file_bound;
+  }
   for (bool changed = true; changed;) {
     changed = false;
     for (Color c : {kWhite, kBlack}) {
       const Color e = ~c;
-      Bitboard enemy = r[e].pieces | r[e].pawns | (frozen & pos.pieces(e) & ~pos.pieces(kKing));
-      if (r[e].pawns & last_rank[e]) enemy = ~Bitboard(0);
+      const Bitboard enemy_pawns = r[e].free_pawns | bound_reach[e];
+      Bitboard enemy = r[e].pieces | enemy_pawns | (frozen & pos.pieces(e) & ~pos.pieces(kKing));
+      if (enemy_pawns & last_rank[e]) enemy = ~Bitboard(0);
       const Bitboard targets = enemy & ~(frozen & pos.pieces(c));
-      Bitboard next = r[c].pawns | (pawn_push_of(c, r[c].pawns) & ~frozen) |
-                      (pawn_attacks_of(c, r[c].pawns) & targets);
-      if (next != r[c].pawns) {
-        r[c].pawns = next;
+      const Bitboard free = r[c].free_pawns;
+      const Bitboard next =
+          free | (pawn_push_of(c, free) & ~walls[c]) | (pawn_attacks_of(c, free) & targets);
+      if (next != free) {
+        r[c].free_pawns = next;
         changed = true;
       }
     }
   }
+  for (Color c : {kWhite, kBlack}) r[c].pawns = r[c].free_pawns | bound_reach[c];
 }
 
-void side_reaches(const Position& pos, Bitboard frozen, SideReach (&r)[2]) {
+void side_reaches(const Position& pos, Bitboard frozen, Bitboard file_bound, SideReach (&r)[2]) {
   Bitboard piece_checks[2];
   for (Color c : {kWhite, kBlack}) r[c].pieces = piece_reach(pos, c, frozen, &piece_checks[c]);
-  pawn_reach(pos, frozen, r);
+  pawn_reach(pos, frozen, file_bound, r);
   for (Color c : {kWhite, kBlack}) {
     const Bitboard own_frozen = frozen & pos.pieces(c);
     const Bitboard own_frozen_units = own_frozen & ~pos.pieces(kKing);
@@ -150,20 +177,24 @@ Bitboard movable(const Position& pos, Bitboard frozen) {
 }
 
 // Each mobile unit's own reach: a piece floods from its square as in piece_reach(); a
-// pawn gets the reach of all its side's mobile pawns (a superset of its own), or every
-// square when a pawn may promote (it may become anything).
-void unit_reaches(const Position& pos, Color c, Bitboard frozen, const SideReach& r,
-                  BlockedAnalysis& out) {
+// pawn of G its own pushes (it never promotes); any other pawn the reach of all its
+// side's free pawns (a superset of its own), or every square when one of them may
+// promote (it may become anything).
+void unit_reaches(const Position& pos, Color c, Bitboard frozen, Bitboard file_bound,
+                  const SideReach& r, BlockedAnalysis& out) {
   const Bitboard open = ~(frozen & pos.pieces(c));
   const Bitboard last_rank = c == kWhite ? kRank8 : kRank1;
-  const Bitboard pawn_reach = (r.pawns & last_rank) ? ~Bitboard(0) : r.pawns;
+  const Bitboard walls = push_walls(pos, c, frozen, file_bound);
+  const Bitboard pawn_reach = (r.pawns & last_rank) ? ~Bitboard(0) : r.free_pawns;
   int n = 0;
   for (Bitboard b = pos.pieces(c) & ~frozen & ~pos.pieces(kKing); b && n < out.kMaxUnits;) {
     const Square s = pop_lsb(b);
     const Bitboard from = square_bb(s);
     Bitboard reach = 0;
     switch (type_of(pos.piece_on(s))) {
-      case kPawn: reach = pawn_reach; break;
+      case kPawn:
+        reach = (file_bound & from) ? push_reach(c, from, walls) : pawn_reach;
+        break;
       case kKnight: reach = flood(from, open, knight_step); break;
       case kBishop: reach = flood(from, open, diag_step); break;
       case kRook: reach = flood(from, open, orth_step); break;
@@ -204,6 +235,33 @@ bool can_hold_all(Bitboard needed, const Bitboard* units, int n_units) {
   return true;
 }
 
+// Pawns of G that break its assumptions: for a pawn q of colour c, the squares S it
+// reaches by pushes (F and enemy pawns of G in the way) must not reach the last rank; no
+// enemy unit but the king may ever stand where q would capture from S (q would leave
+// its file); no enemy piece or king may ever stand on S, nor a free enemy pawn capture
+// onto S (q would be taken; en passant onto the square q passed is such a capture); and
+// no enemy pawn may land beside S on q's fifth rank (q could take it en passant).
+Bitboard file_bound_offenders(const Position& pos, Bitboard frozen, Bitboard file_bound,
+                              const SideReach (&r)[2]) {
+  Bitboard out = 0;
+  for (Color c : {kWhite, kBlack}) {
+    const Color e = ~c;
+    const Bitboard walls = push_walls(pos, c, frozen, file_bound);
+    const Bitboard last_rank = c == kWhite ? kRank8 : kRank1;
+    const Bitboard fifth = c == kWhite ? kRank5 : kRank4;
+    const Bitboard landing = r[e].pawns & fifth;
+    const Bitboard takers = r[e].pieces | r[e].king | pawn_attacks_of(e, r[e].free_pawns);
+    for (Bitboard b = file_bound & pos.pieces(c); b;) {
+      const Square q = pop_lsb(b);
+      const Bitboard path = push_reach(c, square_bb(q), walls);
+      if ((path & last_rank) || (pawn_attacks_of(c, path) & r[e].non_king) || (path & takers) ||
+          (path & fifth & (east(landing) | west(landing))))
+        out |= square_bb(q);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 bool may_be_blocked(const Position& pos) {
@@ -220,17 +278,22 @@ BlockedAnalysis analyse_blocked(const Position& pos) {
     frozen &= ~pos.pieces(kWhite, kKing);
   if (pos.can_castle(CastlingRights(kBlackKingside | kBlackQueenside)))
     frozen &= ~pos.pieces(kBlack, kKing);
+  // G: pawns assumed to stay on their files and never be taken (they may push). Like F it
+  // only shrinks, and the final pair (F, G) is checked for consistency the same way.
+  Bitboard file_bound = pos.pieces(kPawn);
   if (Square ep = pos.en_passant_square(); ep != kNoSquare) {
     // The pawn that just moved two squares and the pawns that may take it are not fixed.
     const Color us = pos.side_to_move();
-    frozen &= ~(pawn_attacks(~us, ep) & pos.pieces(us, kPawn));
-    frozen &= ~(us == kWhite ? south(square_bb(ep)) : north(square_bb(ep)));
+    const Bitboard involved = (pawn_attacks(~us, ep) & pos.pieces(us, kPawn)) |
+                              (us == kWhite ? south(square_bb(ep)) : north(square_bb(ep)));
+    frozen &= ~involved;
+    file_bound &= ~involved;
   }
 
   SideReach reach[2];
   for (;;) {
     for (Bitboard m; (m = movable(pos, frozen));) frozen &= ~m;
-    side_reaches(pos, frozen, reach);
+    side_reaches(pos, frozen, file_bound & ~frozen, reach);
     Bitboard offenders = 0;
     for (Color c : {kWhite, kBlack}) {
       const Color e = ~c;
@@ -245,8 +308,10 @@ BlockedAnalysis analyse_blocked(const Position& pos) {
       const Bitboard landing = reach[e].pawns & fifth;
       offenders |= mine & pos.pieces(kPawn) & fifth & (east(landing) | west(landing));
     }
-    if (offenders == 0) break;
+    const Bitboard unbound = file_bound_offenders(pos, frozen, file_bound & ~frozen, reach);
+    if (offenders == 0 && unbound == 0) break;
     frozen &= ~offenders;
+    file_bound &= ~unbound;
   }
 
   BlockedAnalysis result;
@@ -257,7 +322,7 @@ BlockedAnalysis analyse_blocked(const Position& pos) {
     result.check_reach[c] = reach[c].checks;
     result.cover[c] = reach[c].cover;
     result.occupy[c] = reach[c].non_king;
-    unit_reaches(pos, c, frozen, reach[c], result);
+    unit_reaches(pos, c, frozen, file_bound & ~frozen, reach[c], result);
   }
   return result;
 }

@@ -22,12 +22,20 @@
 // unit of F attacks at close range (a king in the corner behind its blocked pawn, with
 // the enemy's defended pawn beside it): it never moves, so the pawn it blocks stays
 // blocked and the units next to it stay defended; a king that may castle never joins.
-// Drop offenders and repeat: F only shrinks, so this ends, at the largest consistent F.
+// A second assumed set G holds pawns that may push but never leave their file and are
+// never taken. A pawn never passes an enemy pawn of G on its file (it would have to
+// push onto that pawn's start square), so G pawns facing each other keep each other
+// short of promotion. G is checked like F: a pawn of G must not reach the last rank, no
+// enemy unit but the king may ever stand where it would capture, no enemy piece, king or
+// free pawn may ever reach or capture onto its squares (en passant included).
+// Drop offenders from both and repeat: F and G only shrink, so this ends, at a
+// consistent pair; the induction below covers G's assumptions the same way.
 //
-// Why a consistent F is sound: consider the first move of any legal game from here that
-// moves or takes a pawn of F. Before it every pawn of F was in place, so (by induction
-// over the moves) every unit stayed inside its computed set, so the move is one the
-// consistency check excluded: contradiction. Hence the sets bound the whole future.
+// Why a consistent pair is sound: consider the first move of any legal game from here
+// that moves or takes a unit of F, or takes or moves off its file a pawn of G. Before it
+// every assumption held, so (by induction over the moves) every unit stayed inside its
+// computed set, so the move is one the consistency check excluded: contradiction. Hence
+// the sets bound the whole future.
 //
 // The verdict it supports: a checkmate needs a check and no flight. If on every square the
 // loser's king can ever reach either no unit of the winner can ever give check, or some

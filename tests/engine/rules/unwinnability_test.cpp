@@ -186,6 +186,23 @@ TEST(Unwinnability, BlockersAreCountedNotJustPlaced) {
                            kBlack));
 }
 
+TEST(Unwinnability, PawnsThatCanNeverLeaveTheirFilesNeverPass) {
+  // White's second-rank pawns face Black's fifth-rank pawns on the same files, with no
+  // unit but the kings ever on a square either could capture to: neither ever leaves its
+  // file, White's are never taken, so Black's never pass them (nor promote). White's king
+  // may take Black's, yet White's pawns then stop at their own sixth-rank ones. A CHA
+  // test vector labelled dead.
+  const char* kFiles = "1b1k4/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/3K4 w - -";
+  for (Color c : {kWhite, kBlack}) {
+    Analysis a = analyse_winnability(fen(kFiles), c, AnalysisMode::kQuick, 0);
+    EXPECT_EQ(a.verdict, Verdict::kUnwinnable);
+    EXPECT_EQ(a.reason, VerdictReason::kBlockedStructure);
+  }
+  // A white knight gives Black's pawns something to take (and jumps the wall): no proof.
+  const char* kKnight = "1b1k4/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/1N6/P1P1P1P1/3K4 w - -";
+  EXPECT_FALSE(cannot_mate(analyse_blocked(fen(kKnight)), kWhite));
+}
+
 TEST(Unwinnability, LongPathsOfTheExhaustivePassAreFollowed) {
   // 5,524 positions are reachable (Black's king and bishop roam, White's king shuttles
   // h3-h4; every capture of a white pawn stalemates White). The best-first walk runs
