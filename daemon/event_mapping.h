@@ -20,4 +20,25 @@ struct EventEnvelope {
 
 eboard::v1::Event to_proto(const engine::GameEvent& event, const EventEnvelope& envelope);
 
+// Numbers one board's events the way eboardd does (BoardSession::emit): seq 1, 2, 3, ...
+// and gameId 1 for the first game, one more for each later gameStarted (a new game, or
+// the one that follows an annulment). eboard-replay and the golden tests print with it.
+class EventNumbering {
+ public:
+  const EventEnvelope& next(const engine::GameEvent& event, const std::string& board_id,
+                            const std::string& rules) {
+    if (event.kind == engine::GameEventKind::kGameStarted && started_) ++envelope_.game_id;
+    started_ = started_ || event.kind == engine::GameEventKind::kGameStarted;
+    envelope_.board_id = board_id;
+    envelope_.rules = rules;
+    ++envelope_.seq;
+    return envelope_;
+  }
+  std::uint32_t seq() const { return envelope_.seq; }
+
+ private:
+  EventEnvelope envelope_;
+  bool started_ = false;
+};
+
 }  // namespace eboard::daemon

@@ -34,17 +34,16 @@ inline std::string replay_in_process(const std::filesystem::path& script_path) {
   EXPECT_TRUE(file.ok()) << file.error;
   daemon::ReplaySession session({});
   engine::GameEvents events;
-  daemon::EventEnvelope envelope;
+  daemon::EventNumbering numbering;
   std::string out;
   const auto print = [&] {
     for (const auto& e : events) {
-      envelope.board_id = session.board_id();
-      envelope.rules = session.tracker() ? session.tracker()->rules().name : "";
-      ++envelope.seq;
+      const auto& envelope = numbering.next(
+          e, session.board_id(), session.tracker() ? session.tracker()->rules().name : "");
       out += proto::to_json_line(daemon::to_proto(e, envelope)) + "\n";
     }
     events.clear();
-    EXPECT_EQ(envelope.seq, session.last_seq()) << script_path;
+    EXPECT_EQ(numbering.seq(), session.last_seq()) << script_path;
   };
   for (const auto& s : file.statements) {
     const auto error = session.feed(s, events);

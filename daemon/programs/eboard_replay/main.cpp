@@ -72,14 +72,13 @@ int main(int argc, char** argv) {
   eboard::script::Reader reader(in, script_path);
   ReplaySession session(options);
   eboard::engine::GameEvents events;
-  eboard::daemon::EventEnvelope envelope;
+  eboard::daemon::EventNumbering numbering;
   eboard::engine::PgnRecorder pgn;
   const auto print = [&]() {
     for (const auto& e : events) {
       pgn.apply(e);
-      envelope.board_id = session.board_id();
-      envelope.rules = session.tracker() ? session.tracker()->rules().name : "";
-      ++envelope.seq;
+      const auto& envelope = numbering.next(
+          e, session.board_id(), session.tracker() ? session.tracker()->rules().name : "");
       std::cout << eboard::proto::to_json_line(eboard::daemon::to_proto(e, envelope)) << "\n";
     }
     events.clear();
