@@ -55,18 +55,17 @@ Analysis material_verdict(const Position& pos, Color side) {
     // Only bishops on one colour give check, so the mated king stands on that colour and
     // its 2 to 4 orthogonal neighbours are all of the other colour. The winner's king can
     // cover at most one of them (a square next to two of them touches the mated king),
-    // so the others must be blocked by the loser's own units standing on the other
-    // colour. If the loser has none that can (nothing but bishops of the same colour, or
-    // nothing at all), no mate exists.
-    if (theirs == (pos.pieces(loser, kBishop) & colour))
-      return unwinnable(VerdictReason::kMaterial);
-    // With a single bishop the blockers must be queens or rooks (no knights, no bishops of
-    // the other colour). One of them stands orthogonally next to the king and next to
-    // the first square of the checking diagonal, so it can take the bishop or step
-    // between; it cannot be pinned (the winner has no rook or queen) and no second check
-    // exists. So every check can be parried: no mate.
-    if (!more_than_one(our_bishops) && pos.pieces(loser, kKnight) == 0 &&
-        (pos.pieces(loser, kBishop) & ~colour) == 0)
+    // so the others must be blocked by the loser's own units that can stand on the other
+    // colour: with no knights and no bishops of that colour, queens or rooks. Say the
+    // check comes along the diagonal K+(1,1), K+(2,2), ...: of K+(1,0) and K+(0,1) (both
+    // on the board) at most one is the winner's king's, so a queen or rook stands on the
+    // other, one orthogonal step from K+(1,1). It takes the bishop there or steps in
+    // between; nothing pins it (the winner has no rook or queen). There is never a second
+    // check: a discovered check would need a bishop leaving one diagonal of the king to
+    // check along the other in one move, and a bishop on K+(t,t) only ever moves along
+    // K+(t,t) + u(1,-1), which meets the other diagonal only when t = 0. So every check
+    // can be parried: no mate, however many bishops.
+    if (pos.pieces(loser, kKnight) == 0 && (pos.pieces(loser, kBishop) & ~colour) == 0)
       return unwinnable(VerdictReason::kMaterial);
   }
   return {};

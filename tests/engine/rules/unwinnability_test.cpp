@@ -65,6 +65,16 @@ TEST(Unwinnability, SingleBishopAgainstRookOrQueen) {
   EXPECT_EQ(full("8/8/8/8/8/2k5/8/r1B1K3 w - -", kBlack).verdict, Verdict::kWinnable);
 }
 
+TEST(Unwinnability, SameColouredBishopsAgainstRooksNeverDoubleCheck) {
+  // Two dark bishops against two rooks (CHA vectors): a bishop can never discover a
+  // second check, so a rook next to the king always parries.
+  for (const char* text : {"5b2/4bk2/8/8/8/8/3KR3/3R4 w - -", "8/8/8/8/8/2b1k1b1/3R4/4KR2 w - -"})
+    EXPECT_EQ(material_verdict(fen(text), kBlack).reason, VerdictReason::kMaterial) << text;
+  // A knight of the loser blocks without parrying: no rule.
+  EXPECT_EQ(material_verdict(fen("5b2/4bk2/8/8/8/8/3KN3/3R4 w - -"), kBlack).verdict,
+            Verdict::kUndetermined);
+}
+
 TEST(Unwinnability, HelpmatesAreFoundAndReplayable) {
   const char* kQueen = "8/8/8/4k3/8/8/8/4K2Q w - -";
   expect_mating_line(kQueen, full(kQueen, kWhite), kWhite);
