@@ -10,7 +10,6 @@ namespace eboard::engine {
 namespace {
 
 constexpr std::size_t kTtSize = std::size_t(1) << 17;  // entries; a power of two
-constexpr std::size_t kMaxExploreDepth = 1 << 20;       // plies on the explicit stack
 constexpr int kFullWidth = 255;                         // "unlimited" discrepancies
 constexpr int kMaxLinePly = 400;  // forced moves extend lines up to here
 constexpr int kTried = std::numeric_limits<int>::min();  // no move scores this low
@@ -56,19 +55,6 @@ int HelpmateSearch::next_best(int* scores, int n) {
 std::uint16_t HelpmateSearch::tag() const {
   const int corner_index = (file_of(corner_) != 0) | (rank_of(corner_) != 0) << 1;
   return std::uint16_t((generation_ << 2) | std::uint32_t(corner_index));
-}
-
-// The exhaustive pass visits every reachable position whatever the order, so the order
-// decides only how soon a mate is met: its first line is the greedy plan's line, kept
-// from cycling by the visited set.
-void HelpmateSearch::order_best_first(MoveList& moves) {
-  int scores[MoveList::kCapacity];
-  score_moves(moves, scores);
-  const int n = moves.size();
-  Move original[MoveList::kCapacity];
-  std::copy(moves.begin(), moves.end(), original);
-  moves.clear();
-  for (int i = 0; i < n; ++i) moves.push(original[next_best(scores, n)]);
 }
 
 bool HelpmateSearch::tt_failed(Key key, int depth, int discrepancies) const {
@@ -238,142 +224,6 @@ SearchResult HelpmateSearch::find_helpmate(const Position& root, Color winner,
     result.outcome = SearchOutcome::kMateFound;
     result.line.assign(line_.rbegin(), line_.rend());
   }
-  return result;
-}
-
-bool HelpmateSearch::visit(Key key) {
-  if (key == 0) key = 1;  // 0 marks an empty slot
-  if (2 * (visited_count_ + 1) > visited_.size()) {
-    std::vector<Key> old;
-    old.swap(visited_);
-    visited_.assign(std::max<std::size_t>(4096, old.size() * 2), 0);
-    visited_count_ = 0;
-    for (Key k : old)
-      if (k) visit(k);
-  }
-  std::size_t mask = visited_.size() - 1;
-  for (std::size_t i = key & mask;; i = (i + 1) & mask) {
-    if (visited_[i] == key) return false;
-    if (visited_[i] == 0) {
-      visited_[i] = key;
-      ++visited_count_;
-      return true;
-    }
-  }
-}
-
-SearchResult HelpmateSearch::explore_all(const Position& root, Color winner,
-                                         std::uint64_t node_limit, StaticProof prune,
-                                         SearchGoal goal) {
-  goal_ = goal;
-  line_.clear();
-  // The path's move lists live in one arena, each frame owning a slice of it (a slice is
-  // as long as the node's legal moves, ~30, where a MoveList would take 256): the best-
-  // first walk runs down long paths (one reachable set of 5,524 positions was walked
-  // more than 4,096 plies deep), and a depth cap there would leave the proof incomplete.
-  struct Frame {
-    std::uint32_t begin = 0;  // the node's moves: arena[begin, end)
-    std::uint32_t end = 0;
-    std::uint32_t next = 0;  // the next one to try
-    Move via;                // the move that led here (none at the root)
-  };
-  std::vector<Move> arena;
-  std::vector<Frame> stack;
-  std::fill(visited_.begin(), visited_.end(), Key(0));
-  visited_count_ = 0;
-  pos_ = root;
-  winner_ = winner;
-  SearchResult result;
-  auto line_to_here = [&stack]() {
-    std::vector<Move> line;
-    for (std::size_t i = 1; i < stack.size(); ++i) line.push_back(stack[i].via);
-    return line;
-  };
-  // Pushes the node at pos_ (reached by `via`) with its moves best first; returns them.
-  MoveList moves;
-  auto push_frame = [&](Move via) {
-    Frame f;
-    f.via = via;
-    f.begin = f.next = std::uint32_t(arena.size());
-    arena.insert(arena.end(), moves.begin(), moves.end());
-    f.end = std::uint32_t(arena.size());
-    stack.push_back(f);
-  };
-  bool incomplete = false;
-
-  visit(pos_.key());
-  generate_legal(pos_, moves);
-  Square corners[4];
-  corner_candidates(root, winner, corners);
-  corner_ = corners[0];
-  order_best_first(moves);
-  if (goal == SearchGoal::kForcedMateInOne && pos_.side_to_move() != winner && !moves.empty() &&
-      forced_mate_in_one(moves)) {
-    result.outcome = SearchOutcome::kMateFound;
-    return result;
-  }
-  if (moves.empty()) {
-    result.outcome = goal == SearchGoal::kCheckmate && pos_.in_check() &&
-                             pos_.side_to_move() != winner
-                         ? SearchOutcome::kMateFound
-                         : SearchOutcome::kExhausted;
-    return result;
-  }
-  push_frame(Move());
-  while (!stack.empty()) {
-    Frame& top = stack.back();
-    if (top.next == top.end) {
-      const Move via = top.via;
-      arena.resize(top.begin);
-      stack.pop_back();
-      if (!stack.empty()) pos_.unmake(via);
-      continue;
-    }
-    const Move m = arena[top.next++];
-    const bool irreversible = pos_.is_capture(m) || type_of(pos_.piece_on(m.from())) == kPawn;
-    pos_.make(m);
-    if (!visit(pos_.key())) {
-      pos_.unmake(m);
-      continue;
-    }
-    if (++result.nodes > node_limit) {
-      result.nodes = node_limit;
-      return result;  // kLimitReached
-    }
-    if (irreversible && prune(pos_, winner)) {
-      pos_.unmake(m);
-      continue;
-    }
-    moves.clear();
-    generate_legal(pos_, moves);
-    order_best_first(moves);
-    if (moves.empty()) {
-      if (goal == SearchGoal::kCheckmate && pos_.in_check() && pos_.side_to_move() != winner) {
-        push_frame(m);
-        result.outcome = SearchOutcome::kMateFound;
-        result.line = line_to_here();
-        return result;
-      }
-      pos_.unmake(m);
-      continue;
-    }
-    if (goal == SearchGoal::kForcedMateInOne && pos_.side_to_move() != winner &&
-        forced_mate_in_one(moves)) {
-      push_frame(m);
-      result.outcome = SearchOutcome::kMateFound;
-      result.line = line_to_here();
-      return result;
-    }
-    // Each frame on the path is a distinct visited node, so the depth is bounded by the
-    // node limit; this cap only keeps a runaway budget from eating memory.
-    if (stack.size() >= kMaxExploreDepth) {
-      incomplete = true;
-      pos_.unmake(m);
-      continue;
-    }
-    push_frame(m);
-  }
-  result.outcome = incomplete ? SearchOutcome::kLimitReached : SearchOutcome::kExhausted;
   return result;
 }
 

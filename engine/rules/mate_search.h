@@ -66,10 +66,18 @@ class HelpmateSearch {
   bool forced_mate_in_one(const MoveList& loser_moves);
   void score_moves(const MoveList& moves, int* scores);
   static int next_best(int* scores, int n);
-  void order_best_first(MoveList& moves);
   bool tt_failed(Key key, int depth, int discrepancies) const;
   void tt_store(Key key, int depth, int discrepancies);
+  // explore_all (mate_explore.cpp)
+  struct Child {
+    Key key;  // of the position after `move`
+    Move move;
+  };
+  void push_unvisited(const MoveList& moves, std::vector<Child>& arena);
+  std::size_t visited_slot(Key key) const;
+  bool visited(Key key) const;
   bool visit(Key key);  // inserts into the visited set; false when already there
+  void clear_visited();
 
   Position pos_;
   Color winner_ = kWhite;
@@ -83,8 +91,8 @@ class HelpmateSearch {
   std::vector<TtEntry> tt_;
   std::uint32_t generation_ = 0;
   bool use_tt_ = true;
-  std::vector<Key> visited_;  // open addressing, 0 = empty
-  std::size_t visited_count_ = 0;
+  std::vector<Key> visited_;                 // open addressing, 0 = empty
+  std::vector<std::uint32_t> visited_used_;  // its filled slots, in insertion order
 };
 
 // True when the side to move is checkmated.

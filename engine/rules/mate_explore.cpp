@@ -1,0 +1,219 @@
+// HelpmateSearch::explore_all and its visited set (mate_search.h): every position reachable
+// from the root is visited once; if none is a mate of the loser, the loser cannot be mated.
+//
+// Where the time goes (perf on the CHA vectors): the visited-set probe of each child is a
+// cache miss (the set grows to megabytes), and scoring every move of every node for the
+// best-first order was another fifth. So a node is expanded in two passes: first each
+// child's key is computed and its slot prefetched, then the slots are probed together
+// (their misses overlap) and the children already visited are dropped before they are
+// scored. A child visited now is visited for good (the set only grows), so dropping it
+// changes nothing: the survivors keep their relative order and the walk, its node count
+// and the mate it meets are exactly those of probing each child when its turn comes.
+#include <algorithm>
+
+#include "engine/rules/mate_order.h"
+#include "engine/rules/mate_search.h"
+
+namespace eboard::engine {
+namespace {
+
+constexpr std::size_t kMaxExploreDepth = 1 << 20;  // plies on the explicit stack
+constexpr std::size_t kMinVisitedSlots = 4096;
+
+void prefetch(const void* p) {
+#if defined(__GNUC__) || defined(__clang__)
+  __builtin_prefetch(p);
+#else
+  (void)p;
+#endif
+}
+
+}  // namespace
+
+std::size_t HelpmateSearch::visited_slot(Key key) const {
+  // Zobrist keys are uniform: their low bits are as good an index as any.
+  return std::size_t(key) & (visited_.size() - 1);
+}
+
+bool HelpmateSearch::visited(Key key) const {
+  if (key == 0) key = 1;  // 0 marks an empty slot
+  const std::size_t mask = visited_.size() - 1;
+  for (std::size_t i = visited_slot(key);; i = (i + 1) & mask) {
+    if (visited_[i] == key) return true;
+    if (visited_[i] == 0) return false;
+  }
+}
+
+bool HelpmateSearch::visit(Key key) {
+  if (key == 0) key = 1;
+  if (2 * (visited_used_.size() + 1) > visited_.size()) {
+    // Grow (load at most 1/2): re-insert every key in the order it came.
+    std::vector<std::uint32_t> used;
+    used.swap(visited_used_);
+    std::vector<Key> old;
+    old.swap(visited_);
+    visited_.assign(std::max(kMinVisitedSlots, old.size() * 2), 0);
+    visited_used_.reserve(visited_.size() / 2);
+    for (std::uint32_t slot : used) visit(old[slot]);
+  }
+  const std::size_t mask = visited_.size() - 1;
+  for (std::size_t i = visited_slot(key);; i = (i + 1) & mask) {
+    if (visited_[i] == key) return false;
+    if (visited_[i] == 0) {
+      visited_[i] = key;
+      visited_used_.push_back(std::uint32_t(i));
+      return true;
+    }
+  }
+}
+
+// Empties the set by clearing only the slots in use: a table grown to megabytes by one
+// large query would otherwise cost a megabyte memset on every small query after it.
+void HelpmateSearch::clear_visited() {
+  for (std::uint32_t slot : visited_used_) visited_[slot] = 0;
+  visited_used_.clear();
+  if (visited_.empty()) visited_.assign(kMinVisitedSlots, 0);
+}
+
+// Appends to `arena` the children of pos_ (its legal `moves`) not visited yet, best first by
+// the plan's scores (ties in generation order, the order a stable sort gives).
+void HelpmateSearch::push_unvisited(const MoveList& moves, std::vector<Child>& arena) {
+  const int n = moves.size();
+  Key keys[MoveList::kCapacity];
+  for (int i = 0; i < n; ++i) {
+    pos_.make(moves[i]);
+    keys[i] = pos_.key();
+    pos_.unmake(moves[i]);
+    prefetch(&visited_[visited_slot(keys[i] ? keys[i] : 1)]);
+  }
+  struct Ranked {
+    int score;
+    int index;
+  };
+  Ranked ranked[MoveList::kCapacity];
+  int kept = 0;
+  for (int i = 0; i < n; ++i)
+    if (!visited(keys[i])) ranked[kept++] = Ranked{0, i};
+  if (kept > 1) {
+    MoveScorer scorer(pos_, winner_, MatePlan{mate_phase(pos_, winner_), corner_});
+    for (int j = 0; j < kept; ++j) ranked[j].score = scorer.score(moves[ranked[j].index]);
+    std::sort(ranked, ranked + kept, [](const Ranked& a, const Ranked& b) {
+      return a.score != b.score ? a.score > b.score : a.index < b.index;
+    });
+  }
+  for (int j = 0; j < kept; ++j)
+    arena.push_back(Child{keys[ranked[j].index], moves[ranked[j].index]});
+}
+
+SearchResult HelpmateSearch::explore_all(const Position& root, Color winner,
+                                         std::uint64_t node_limit, StaticProof prune,
+                                         SearchGoal goal) {
+  goal_ = goal;
+  line_.clear();
+  // The path's children live in one arena, each frame owning a slice of it (a slice is as
+  // long as the node's unvisited children, where a MoveList would take 256): the best-
+  // first walk runs down long paths (one reachable set of 5,524 positions was walked
+  // more than 4,096 plies deep), and a depth cap there would leave the proof incomplete.
+  struct Frame {
+    std::uint32_t begin = 0;  // the node's children: arena[begin, end)
+    std::uint32_t end = 0;
+    std::uint32_t next = 0;  // the next one to try
+    Move via;                // the move that led here (none at the root)
+  };
+  std::vector<Child> arena;
+  std::vector<Frame> stack;
+  clear_visited();
+  pos_ = root;
+  winner_ = winner;
+  SearchResult result;
+  auto line_to_here = [&stack]() {
+    std::vector<Move> line;
+    for (std::size_t i = 1; i < stack.size(); ++i) line.push_back(stack[i].via);
+    return line;
+  };
+  MoveList moves;
+  // Pushes the node at pos_ (reached by `via`; its legal moves are in `moves`).
+  auto push_frame = [&](Move via) {
+    Frame f;
+    f.via = via;
+    f.begin = f.next = std::uint32_t(arena.size());
+    push_unvisited(moves, arena);
+    f.end = std::uint32_t(arena.size());
+    stack.push_back(f);
+  };
+  bool incomplete = false;
+
+  visit(pos_.key());
+  generate_legal(pos_, moves);
+  Square corners[4];
+  corner_candidates(root, winner, corners);
+  corner_ = corners[0];
+  if (goal == SearchGoal::kForcedMateInOne && pos_.side_to_move() != winner && !moves.empty() &&
+      forced_mate_in_one(moves)) {
+    result.outcome = SearchOutcome::kMateFound;
+    return result;
+  }
+  if (moves.empty()) {
+    result.outcome = goal == SearchGoal::kCheckmate && pos_.in_check() &&
+                             pos_.side_to_move() != winner
+                         ? SearchOutcome::kMateFound
+                         : SearchOutcome::kExhausted;
+    return result;
+  }
+  push_frame(Move());
+  while (!stack.empty()) {
+    Frame& top = stack.back();
+    if (top.next == top.end) {
+      const Move via = top.via;
+      arena.resize(top.begin);
+      stack.pop_back();
+      if (!stack.empty()) pos_.unmake(via);
+      continue;
+    }
+    const Child child = arena[top.next++];
+    // Visited since this node was expanded (by a sibling's subtree): skipped unmade.
+    if (!visit(child.key)) continue;
+    const Move m = child.move;
+    const bool irreversible = pos_.is_capture(m) || type_of(pos_.piece_on(m.from())) == kPawn;
+    pos_.make(m);
+    if (++result.nodes > node_limit) {
+      result.nodes = node_limit;
+      return result;  // kLimitReached
+    }
+    if (irreversible && prune(pos_, winner)) {
+      pos_.unmake(m);
+      continue;
+    }
+    generate_legal(pos_, moves);
+    if (moves.empty()) {
+      if (goal == SearchGoal::kCheckmate && pos_.in_check() && pos_.side_to_move() != winner) {
+        stack.push_back(Frame{std::uint32_t(arena.size()), std::uint32_t(arena.size()),
+                              std::uint32_t(arena.size()), m});
+        result.outcome = SearchOutcome::kMateFound;
+        result.line = line_to_here();
+        return result;
+      }
+      pos_.unmake(m);
+      continue;
+    }
+    if (goal == SearchGoal::kForcedMateInOne && pos_.side_to_move() != winner &&
+        forced_mate_in_one(moves)) {
+      stack.push_back(Frame{0, 0, 0, m});
+      result.outcome = SearchOutcome::kMateFound;
+      result.line = line_to_here();
+      return result;
+    }
+    // Each frame on the path is a distinct visited node, so the depth is bounded by the
+    // node limit; this cap only keeps a runaway budget from eating memory.
+    if (stack.size() >= kMaxExploreDepth) {
+      incomplete = true;
+      pos_.unmake(m);
+      continue;
+    }
+    push_frame(m);
+  }
+  result.outcome = incomplete ? SearchOutcome::kLimitReached : SearchOutcome::kExhausted;
+  return result;
+}
+
+}  // namespace eboard::engine
