@@ -330,13 +330,26 @@ BlockedAnalysis analyse_blocked(const Position& pos) {
 bool cannot_mate(const BlockedAnalysis& a, Color winner) {
   const Color loser = ~winner;
   const Bitboard loser_frozen = a.frozen_of[loser];
+  const Bitboard* units = a.unit_reach[loser];
   for (Bitboard b = a.king_reach[loser] & a.check_reach[winner]; b;) {
     const Square s = pop_lsb(b);
-    // Mate on s needs every neighbour attacked by the winner or held by the loser: the
+    // Mate on s needs every neighbour attacked by the winner or held by the loser. The
+    // winner's units but the king may attack anything they ever can; its king stands on
+    // one square, two steps from s, and covers only that square's neighbours; the
     // loser's units of F are always there, the others must be distinct units.
-    const Bitboard needed = king_attacks(s) & ~a.cover[winner] & ~loser_frozen;
-    if ((needed & ~a.occupy[loser]) != 0) continue;
-    if (can_hold_all(needed, a.unit_reach[loser], a.units[loser])) return false;
+    const Bitboard needed = king_attacks(s) & ~a.check_reach[winner] & ~loser_frozen;
+    // (cover: the king anywhere in its reach at once; if even that leaves a free flight,
+    // no mate on s)
+    if ((needed & ~(a.cover[winner] | a.occupy[loser])) != 0) continue;
+    if ((needed & ~a.occupy[loser]) == 0 && can_hold_all(needed, units, a.units[loser]))
+      return false;  // the loser's units alone do it, wherever the winner's king is
+    const Bitboard near = king_attacks(s) | square_bb(s);
+    const Bitboard ring = king_step(near) & ~near;  // the squares two steps from s
+    for (Bitboard w = a.king_reach[winner] & ring; w;) {
+      const Bitboard rest = needed & ~king_attacks(pop_lsb(w));
+      if ((rest & ~a.occupy[loser]) == 0 && can_hold_all(rest, units, a.units[loser]))
+        return false;
+    }
   }
   return true;
 }

@@ -196,6 +196,16 @@ TEST(Unwinnability, BlockersAreCountedNotJustPlaced) {
                            kBlack));
 }
 
+TEST(Unwinnability, TheWinnersKingCoversOneNeighbourhoodAtATime) {
+  // White's king can walk round the locked centre to any square, but a mate of Black's
+  // king needs its flights covered at once: White's light bishop and pawns take only light
+  // squares, and the king covers the dark ones next to one square only (CHA vector, dead).
+  const char* kCentre = "1k6/8/3p1p2/3PbP2/3pBp2/3P1P2/4B3/3K4 w - -";
+  Analysis a = analyse_winnability(fen(kCentre), kWhite, AnalysisMode::kQuick, 0);
+  EXPECT_EQ(a.verdict, Verdict::kUnwinnable);
+  EXPECT_EQ(a.reason, VerdictReason::kBlockedStructure);
+}
+
 TEST(Unwinnability, PawnsThatCanNeverLeaveTheirFilesNeverPass) {
   // White's second-rank pawns face Black's fifth-rank pawns on the same files, with no
   // unit but the kings ever on a square either could capture to: neither ever leaves its
