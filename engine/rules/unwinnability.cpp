@@ -5,6 +5,7 @@
 #include "engine/rules/mate_search.h"
 #include "engine/rules/unwinnability_analyzer.h"
 #include "engine/rules/unwinnability_blocked.h"
+#include "engine/rules/unwinnability_dance.h"
 #include "engine/rules/unwinnability_pskov.h"
 
 namespace eboard::engine {
@@ -18,6 +19,14 @@ bool one_colour(Bitboard squares) {
 
 // From this budget on, the exhaustive pass is cut short where it cannot finish.
 constexpr std::uint64_t kLargeBudget = 200'000;
+
+// The blocked-structure proofs: where units can ever go (unwinnability_blocked.h), then
+// whose turn it is when the kings meet (unwinnability_dance.h).
+bool blocked_cannot_mate(const Position& pos, Color winner) {
+  if (!may_be_blocked(pos)) return false;
+  const BlockedAnalysis a = analyse_blocked(pos);
+  return cannot_mate(a, winner) || dance_cannot_mate(pos, a, winner);
+}
 
 Analysis unwinnable(VerdictReason why) {
   Analysis a;
@@ -97,8 +106,7 @@ Analysis WinnabilityAnalyzer::analyse(const Position& pos, Color side, AnalysisM
   };
   // The static proofs first: in live use (D7 after every move, quick mode) only an
   // "unwinnable" for both colours changes anything, and they are the cheap way to it.
-  if (may_be_blocked(pos) && cannot_mate(analyse_blocked(pos), side))
-    return unwinnable(VerdictReason::kBlockedStructure);
+  if (blocked_cannot_mate(pos, side)) return unwinnable(VerdictReason::kBlockedStructure);
   if (mode == AnalysisMode::kQuick) {
     if (node_limit > 0) settle(search_.find_helpmate(pos, side, node_limit));
     return a;
@@ -144,7 +152,7 @@ bool reachable_set_is_huge(const Position& pos, Color winner) {
 
 bool statically_unwinnable(const Position& pos, Color winner) {
   return material_verdict(pos, winner).verdict == Verdict::kUnwinnable ||
-         (may_be_blocked(pos) && cannot_mate(analyse_blocked(pos), winner));
+         blocked_cannot_mate(pos, winner);
 }
 
 Verdict WinnabilityAnalyzer::dead_position(const Position& pos, AnalysisMode mode,

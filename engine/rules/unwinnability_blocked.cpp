@@ -1,5 +1,7 @@
 #include "engine/rules/unwinnability_blocked.h"
 
+#include "engine/rules/unwinnability_stalemate.h"
+
 #include <algorithm>
 
 namespace eboard::engine {
@@ -133,7 +135,10 @@ void pawn_reach(const Position& pos, Bitboard frozen, Bitboard file_bound, SideR
   for (Color c : {kWhite, kBlack}) r[c].pawns = r[c].free_pawns | bound_reach[c];
 }
 
-void side_reaches(const Position& pos, Bitboard frozen, Bitboard file_bound, SideReach (&r)[2]) {
+// `traps`: units of F an enemy king may take only into stalemate (unwinnability_stalemate.h);
+// the king never stands there in a game that goes on.
+void side_reaches(const Position& pos, Bitboard frozen, Bitboard file_bound, Bitboard traps,
+                  SideReach (&r)[2]) {
   Bitboard piece_checks[2];
   for (Color c : {kWhite, kBlack}) r[c].pieces = piece_reach(pos, c, frozen, &piece_checks[c]);
   pawn_reach(pos, frozen, file_bound, r);
@@ -152,7 +157,7 @@ void side_reaches(const Position& pos, Bitboard frozen, Bitboard file_bound, Sid
     // The king never steps where a unit of F attacks at close range: it is always there.
     // Its own square counts even if attacked now (it may be in check).
     const Bitboard unsafe = frozen_close_attacks(pos, ~c, frozen);
-    r[c].king = flood(pos.pieces(c, kKing), ~own_frozen & ~unsafe, king_step);
+    r[c].king = flood(pos.pieces(c, kKing), ~own_frozen & ~unsafe & ~traps, king_step);
     r[c].cover = r[c].checks | king_step(r[c].king);
   }
 }
@@ -262,6 +267,36 @@ Bitboard file_bound_offenders(const Position& pos, Bitboard frozen, Bitboard fil
   return out;
 }
 
+// Traps (units of F the enemy king keeps off) that fail the stalemate test: their side
+// owns a mobile unit besides the king, or capture_stalemates() says the capture may
+// leave it a move or give check. Only the traps next to the enemy king's reach matter.
+Bitboard failed_traps(const Position& pos, Bitboard frozen, Bitboard traps,
+                      const SideReach (&r)[2]) {
+  Bitboard out = 0;
+  for (Color c : {kWhite, kBlack}) {
+    const Color e = ~c;
+    const Bitboard exposed = traps & pos.pieces(c) & king_step(r[e].king);
+    if (!exposed) continue;
+    if (pos.pieces(c) & ~pos.pieces(kKing) & ~frozen) {
+      out |= exposed;
+      continue;
+    }
+    const Bitboard last_rank = e == kWhite ? kRank8 : kRank1;
+    const bool promotes = (r[e].pawns & last_rank) != 0;
+    StalemateTrapInput in;
+    in.own_king_reach = r[c].king;
+    in.enemy_king_reach = r[e].king;
+    in.frozen = frozen;
+    in.enemy_diagonal = promotes || pos.pieces(e, kBishop, kQueen);
+    in.enemy_orthogonal = promotes || pos.pieces(e, kRook, kQueen);
+    for (Bitboard b = exposed; b;) {
+      const Square q = pop_lsb(b);
+      if (!capture_stalemates(q, in)) out |= square_bb(q);
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 bool may_be_blocked(const Position& pos) {
@@ -290,11 +325,15 @@ BlockedAnalysis analyse_blocked(const Position& pos) {
     file_bound &= ~involved;
   }
 
+  // Traps: units of F whose capture by the enemy king stalemates their side. Like F it
+  // only shrinks; a king is never taken.
+  Bitboard traps = pos.pieces() & ~pos.pieces(kKing);
   SideReach reach[2];
   for (;;) {
     for (Bitboard m; (m = movable(pos, frozen));) frozen &= ~m;
-    side_reaches(pos, frozen, file_bound & ~frozen, reach);
+    side_reaches(pos, frozen, file_bound & ~frozen, traps & frozen, reach);
     Bitboard offenders = 0;
+    const Bitboard untrapped = failed_traps(pos, frozen, traps & frozen, reach);
     for (Color c : {kWhite, kBlack}) {
       const Color e = ~c;
       // (a king is never taken, so only the other units of F are checked here)
@@ -309,9 +348,10 @@ BlockedAnalysis analyse_blocked(const Position& pos) {
       offenders |= mine & pos.pieces(kPawn) & fifth & (east(landing) | west(landing));
     }
     const Bitboard unbound = file_bound_offenders(pos, frozen, file_bound & ~frozen, reach);
-    if (offenders == 0 && unbound == 0) break;
+    if (offenders == 0 && unbound == 0 && untrapped == 0) break;
     frozen &= ~offenders;
     file_bound &= ~unbound;
+    traps &= ~untrapped;
   }
 
   BlockedAnalysis result;

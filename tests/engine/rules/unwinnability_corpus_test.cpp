@@ -61,8 +61,8 @@ TEST(UnwinnabilityCorpus, NoVerdictContradictsTheChaLabels) {
   RecordProperty("undetermined", undetermined);
   std::printf("CHA vectors: %d queries, %d decided, %d undetermined at %llu nodes\n",
               2 * positions, proven, undetermined, (unsigned long long)kCorpusNodeLimit);
-  // Regression bound for this limit (104 measured; see BENCHMARKS.md).
-  EXPECT_LE(undetermined, 104);
+  // Regression bound for this limit (84 measured; see BENCHMARKS.md).
+  EXPECT_LE(undetermined, 84);
 }
 
 }  // namespace

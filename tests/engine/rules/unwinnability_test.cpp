@@ -224,12 +224,35 @@ TEST(Unwinnability, PawnsThatCanNeverLeaveTheirFilesNeverPass) {
 }
 
 TEST(Unwinnability, LongPathsOfTheExhaustivePassAreFollowed) {
-  // 5,524 positions are reachable (Black's king and bishop roam, White's king shuttles
-  // h3-h4; every capture of a white pawn stalemates White). The best-first walk runs
-  // deeper than 4,096 plies here, which the pass once gave up on.
-  Analysis a = full("8/b7/k6p/5p1P/5p2/5PpK/6P1/8 w - -", kBlack, 200'000);
+  // The best-first walk of this reachable set (White's bishops roam behind the wall of
+  // pawns and bishops, nothing ever gives check) runs deeper than 4,096 plies, which the
+  // pass once gave up on; then it was undetermined even at 500k nodes (a CHA vector).
+  Analysis a = full("2B1B1B1/pBpBpBpB/P1P1P1P1/4k3/8/8/4K3/8 w - -", kWhite, 200'000);
   EXPECT_EQ(a.verdict, Verdict::kUnwinnable);
   EXPECT_EQ(a.reason, VerdictReason::kSearchExhausted);
+}
+
+TEST(Unwinnability, AKingCaptureThatStalematesKeepsTheLockShut) {
+  // Black's king can take g2 only while White's king stands on h4 and h5 only while it
+  // stands on h3: either capture leaves White, whose king is its only mobile unit,
+  // without a move. And Black's king on h2 (to guard h3 for a mate on h4) arrives only
+  // when White's king is on h4, stalemating it first: the kings' dance.
+  const char* kShuttle = "8/b7/k6p/5p1P/5p2/5PpK/6P1/8 w - -";
+  for (Color c : {kWhite, kBlack}) {
+    Analysis a = analyse_winnability(fen(kShuttle), c, AnalysisMode::kQuick, 0);
+    EXPECT_EQ(a.verdict, Verdict::kUnwinnable) << int(c);
+    EXPECT_EQ(a.reason, VerdictReason::kBlockedStructure);
+  }
+  // White's king on a7 would mate Black's on a5 (a6 guarded, a dark bishop checks), but
+  // Black's king reaches a5 only from a6, next to a7: whoever arrives last stalemates.
+  const char* kDance = "8/1p2B1B1/1PpB1B2/k1P5/p1P5/P7/5K2/8 w - -";
+  EXPECT_EQ(analyse_winnability(fen(kDance), kWhite, AnalysisMode::kQuick, 0).reason,
+            VerdictReason::kBlockedStructure);
+  // With a spare black pawn move (h7-h6) there is no stalemate to rely on: no proof.
+  EXPECT_NE(analyse_winnability(fen("8/1p2B1Bp/1PpB1B2/k1P5/p1P5/P7/5K2/8 w - -"), kWhite,
+                                AnalysisMode::kQuick, 0)
+                .verdict,
+            Verdict::kUnwinnable);
 }
 
 TEST(Unwinnability, SmallReachableSpaceIsSearchedExhaustively) {
