@@ -12,8 +12,13 @@
 //   1. material rules that need no search (the intended winner has a lone king, or only
 //      pieces that cannot mate the material the loser can ever own);
 //   2. a blocked-structure analysis (unwinnability_blocked.h): pawns that can provably
-//      never move nor be taken split the board; if no piece of the winner can ever attack
-//      a square the loser's king can ever stand on, no check, hence no mate, can happen;
+//      never move nor be taken split the board (with pawns that never leave their files,
+//      kings walled in for good and units whose capture would stalemate,
+//      unwinnability_stalemate.h); no mate square is possible when no unit of the winner
+//      can ever check there, or its flights cannot all be covered at once (the winner's
+//      king guards one neighbourhood, the loser's blockers are counted); then a tempo
+//      argument over the kings' squares when the loser can move only its king
+//      (unwinnability_dance.h);
 //   3. a helpmate search (mate_search.h): iterative deepening, a transposition table and
 //      "mating corner" move ordering; a line it finds is the winnable proof; when the
 //      reachable positions are few it explores all of them, which proves unwinnable.
