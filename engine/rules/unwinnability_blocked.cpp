@@ -1,8 +1,7 @@
 #include "engine/rules/unwinnability_blocked.h"
 
+#include "engine/rules/unit_matching.h"
 #include "engine/rules/unwinnability_stalemate.h"
-
-#include <algorithm>
 
 namespace eboard::engine {
 namespace {
@@ -210,36 +209,6 @@ void unit_reaches(const Position& pos, Color c, Bitboard frozen, Bitboard file_b
   out.units[c] = n;
 }
 
-// Kuhn's augmenting path: can `square` (an index into `squares`) get a unit, possibly by
-// moving others to their alternatives? `owner[u]` is the square index unit u blocks.
-bool assign(int square, const Square* squares, const Bitboard* units, int n_units, int* owner,
-            unsigned* seen) {
-  for (int u = 0; u < n_units; ++u) {
-    if (!(units[u] & square_bb(squares[square])) || (*seen & (1u << u))) continue;
-    *seen |= 1u << u;
-    if (owner[u] < 0 || assign(owner[u], squares, units, n_units, owner, seen)) {
-      owner[u] = square;
-      return true;
-    }
-  }
-  return false;
-}
-
-// Whether distinct units can stand on all of `needed` at once.
-bool can_hold_all(Bitboard needed, const Bitboard* units, int n_units) {
-  if (popcount(needed) > n_units) return false;
-  Square squares[8];
-  int n = 0;
-  for (Bitboard b = needed; b;) squares[n++] = pop_lsb(b);
-  int owner[BlockedAnalysis::kMaxUnits];
-  std::fill(owner, owner + n_units, -1);
-  for (int i = 0; i < n; ++i) {
-    unsigned seen = 0;
-    if (!assign(i, squares, units, n_units, owner, &seen)) return false;
-  }
-  return true;
-}
-
 // Pawns of G that break its assumptions: for a pawn q of colour c, the squares S it
 // reaches by pushes (F and enemy pawns of G in the way) must not reach the last rank; no
 // enemy unit but the king may ever stand where q would capture from S (q would leave
@@ -381,13 +350,13 @@ bool cannot_mate(const BlockedAnalysis& a, Color winner) {
     // (cover: the king anywhere in its reach at once; if even that leaves a free flight,
     // no mate on s)
     if ((needed & ~(a.cover[winner] | a.occupy[loser])) != 0) continue;
-    if ((needed & ~a.occupy[loser]) == 0 && can_hold_all(needed, units, a.units[loser]))
+    if ((needed & ~a.occupy[loser]) == 0 && units_can_hold_all(needed, units, a.units[loser]))
       return false;  // the loser's units alone do it, wherever the winner's king is
     const Bitboard near = king_attacks(s) | square_bb(s);
     const Bitboard ring = king_step(near) & ~near;  // the squares two steps from s
     for (Bitboard w = a.king_reach[winner] & ring; w;) {
       const Bitboard rest = needed & ~king_attacks(pop_lsb(w));
-      if ((rest & ~a.occupy[loser]) == 0 && can_hold_all(rest, units, a.units[loser]))
+      if ((rest & ~a.occupy[loser]) == 0 && units_can_hold_all(rest, units, a.units[loser]))
         return false;
     }
   }
