@@ -20,6 +20,28 @@ namespace {
 constexpr std::size_t kMaxExploreDepth = 1 << 20;  // plies on the explicit stack
 constexpr std::size_t kMinVisitedSlots = 4096;
 
+// Castling rights lost when a unit leaves or lands on a square (the kings' and rooks'
+// home squares; FIDE 3.8.2.1).
+CastlingRights rights_lost(Square s) {
+  switch (s) {
+    case kE1: return CastlingRights(kWhiteKingside | kWhiteQueenside);
+    case kH1: return kWhiteKingside;
+    case kA1: return kWhiteQueenside;
+    case kE8: return CastlingRights(kBlackKingside | kBlackQueenside);
+    case kH8: return kBlackKingside;
+    case kA8: return kBlackQueenside;
+    default: return kNoCastling;
+  }
+}
+
+// Position::key() beyond the placement (its full_key; the tests hold the two equal).
+Key state_key(Color side_to_move, CastlingRights rights, Square en_passant) {
+  Key k = zobrist::castling(rights);
+  if (en_passant != kNoSquare) k ^= zobrist::en_passant_file(file_of(en_passant));
+  if (side_to_move == kBlack) k ^= zobrist::black_to_move();
+  return k;
+}
+
 void prefetch(const void* p) {
 #if defined(__GNUC__) || defined(__clang__)
   __builtin_prefetch(p);
@@ -29,6 +51,26 @@ void prefetch(const void* p) {
 }
 
 }  // namespace
+
+// The visited set's key is Position::key()'s value (placement, side to move, castling
+// rights, en passant square only when a capture onto it is legal: what makes two positions
+// the same, FIDE 9.2.2), but for a child it is computed without making the move: make and
+// unmake of every child were an eighth of the pass. Only a double step next to an enemy
+// pawn is made, to learn whether Position keeps the en passant square.
+Key explore_key_after(Position& pos, Move m) {
+  const Square from = m.from(), to = m.to();
+  const Color us = pos.side_to_move();
+  if (type_of(pos.piece_on(from)) == kPawn && (to - from == 16 || from - to == 16) &&
+      (pawn_attacks(us, Square((from + to) / 2)) & pos.pieces(~us, kPawn))) {
+    pos.make(m);
+    const Key key = pos.key();
+    pos.unmake(m);
+    return key;
+  }
+  const auto rights =
+      CastlingRights(pos.castling_rights() & ~(rights_lost(from) | rights_lost(to)));
+  return pos.placement_key_after(m) ^ state_key(~us, rights, kNoSquare);
+}
 
 std::size_t HelpmateSearch::visited_slot(Key key) const {
   // Zobrist keys are uniform: their low bits are as good an index as any.
@@ -81,9 +123,7 @@ void HelpmateSearch::push_unvisited(const MoveList& moves, std::vector<Child>& a
   const int n = moves.size();
   Key keys[MoveList::kCapacity];
   for (int i = 0; i < n; ++i) {
-    pos_.make(moves[i]);
-    keys[i] = pos_.key();
-    pos_.unmake(moves[i]);
+    keys[i] = explore_key_after(pos_, moves[i]);
     prefetch(&visited_[visited_slot(keys[i] ? keys[i] : 1)]);
   }
   struct Ranked {

@@ -15,6 +15,26 @@ constexpr int kMaxLinePly = 400;  // forced moves extend lines up to here
 constexpr int kTried = std::numeric_limits<int>::min();  // no move scores this low
 constexpr std::uint64_t kQuickBudget = 256;  // at most this: the short schedule
 
+// {discrepancies, depth}; the full-width shallow passes catch short mates that the
+// heuristics rank badly.
+constexpr int kSchedule[][2] = {
+    {0, 120}, {1, 60},  {kFullWidth, 3}, {2, 40},  {kFullWidth, 4},  {3, 30}, {kFullWidth, 5}, {4, 24},
+    {6, 20},  {kFullWidth, 6}, {8, 16},  {12, 14}, {kFullWidth, 7}, {20, 12}, {kFullWidth, 9}};
+// A tiny budget (quick mode) goes to short lines: a long greedy line that fails would
+// spend it all.
+constexpr int kQuickSchedule[][2] = {{0, 16}, {1, 10}, {2, 8}, {3, 6}};
+
+// The deepest ply lds reaches: a ply either spends depth or, below kMaxLinePly, is a
+// forced move that keeps it, so a line is at most kMaxLinePly plies plus the deepest
+// pass of the schedules.
+constexpr int max_depth() {
+  int d = 0;
+  for (const auto& step : kSchedule) d = std::max(d, step[1]);
+  for (const auto& step : kQuickSchedule) d = std::max(d, step[1]);
+  return d;
+}
+constexpr std::size_t kMaxPly = kMaxLinePly + max_depth() + 1;
+
 // Cheap test whether m may give check (direct, discovered, or a special move); a false
 // "maybe" only costs a make/unmake.
 bool may_check(const Position& pos, Move m, Square their_king) {
@@ -118,7 +138,9 @@ bool HelpmateSearch::lds(int depth, int discrepancies, int ply) {
   }
   const Color us = pos_.side_to_move();
   if (us == winner_ && pos_.pieces(winner_) == pos_.pieces(winner_, kKing)) return false;
-  MoveList moves;
+  // One list per ply, kept between nodes: a local MoveList is 512 bytes zeroed on every
+  // node (its Moves default to 0), which perf showed as half of this function's own time.
+  MoveList& moves = ply_moves_[std::size_t(ply)];
   generate_legal(pos_, moves);
   // A mate reached on the way is the goal only for a helpmate: S4 13c(2) asks for a
   // position whose side to move has moves, all of them allowing a mate in one.
@@ -167,15 +189,8 @@ bool HelpmateSearch::lds(int depth, int discrepancies, int ply) {
 // narrow lines first, then wider and shorter ones, until `attempt_limit` nodes are spent.
 bool HelpmateSearch::attempt(const Position& root, Square corner, std::uint64_t attempt_limit,
                              int widest) {
-  // {discrepancies, depth}; the full-width shallow passes catch short mates that the
-  // heuristics rank badly.
-  static constexpr int kSchedule[][2] = {
-      {0, 120}, {1, 60},  {kFullWidth, 3}, {2, 40},  {kFullWidth, 4},  {3, 30}, {kFullWidth, 5}, {4, 24},
-      {6, 20},  {kFullWidth, 6}, {8, 16},  {12, 14}, {kFullWidth, 7}, {20, 12}, {kFullWidth, 9}};
-  // A tiny budget (quick mode) goes to short lines: a long greedy line that fails would
-  // spend it all.
-  static constexpr int kQuickSchedule[][2] = {{0, 16}, {1, 10}, {2, 8}, {3, 6}};
   corner_ = corner;
+  if (ply_moves_.size() < kMaxPly) ply_moves_.resize(kMaxPly);
   pos_ = root;
   line_.clear();
   limit_ = std::min(total_limit_, nodes_ + attempt_limit);

@@ -88,12 +88,16 @@ class HelpmateSearch {
   Square corner_ = kA1;            // where the loser's king is sent in this attempt
   bool aborted_ = false;
   std::vector<Move> line_;  // built backwards while unwinding
+  std::vector<MoveList> ply_moves_;  // lds: the moves of the node at each ply
   std::vector<TtEntry> tt_;
   std::uint32_t generation_ = 0;
   bool use_tt_ = true;
   std::vector<Key> visited_;                 // open addressing, 0 = empty
   std::vector<std::uint32_t> visited_used_;  // its filled slots, in insertion order
 };
+
+// pos.key() after m, mostly without making m (mate_explore.cpp); pos is unchanged.
+Key explore_key_after(Position& pos, Move m);
 
 // True when the side to move is checkmated.
 bool is_checkmate(const Position& pos);
