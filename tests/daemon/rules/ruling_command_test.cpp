@@ -76,5 +76,46 @@ TEST_F(RulingCommand, SettlesTheProposalItsSeqNames) {
   EXPECT_EQ(events_.size(), n);
 }
 
+// A ruling that names no open proposal is answered with an error ack
+// (ACK_ERROR_REJECTED: "valid but not applicable now ... nothing to rule") and changes
+// nothing, instead of an ok that did nothing.
+TEST_F(RulingCommand, UnknownSeqIsAnError) {
+  const std::uint32_t warning = infraction(v1::SIDE_WHITE, 1000);
+  ASSERT_GT(warning, 0u);
+  const std::size_t n = events_.size();
+  const v1::Ack refused = ruling(v1::RULING_DECISION_ACCEPT, warning + 50, 2000);
+  EXPECT_EQ(refused.code(), v1::ACK_ERROR_REJECTED);
+  EXPECT_EQ(refused.error().rfind("ruling.seq: " + std::to_string(warning + 50) +
+                                      " names no proposal of board b1's game",
+                                  0),
+            0u)
+      << refused.error();
+  EXPECT_EQ(events_.size(), n);
+  // A seq that exists but opened nothing (the game's start) is no proposal either.
+  EXPECT_EQ(ruling(v1::RULING_DECISION_ACCEPT, 1, 2100).code(), v1::ACK_ERROR_REJECTED);
+  // The real one still works afterwards.
+  EXPECT_TRUE(ruling(v1::RULING_DECISION_ACCEPT, warning, 2200).ok());
+  EXPECT_GT(events_.size(), n);
+}
+
+TEST_F(RulingCommand, SettledProposalIsAnError) {
+  const std::uint32_t warning = infraction(v1::SIDE_WHITE, 1000);
+  ASSERT_TRUE(ruling(v1::RULING_DECISION_REJECT, warning, 2000).ok());
+  const std::size_t n = events_.size();
+  const v1::Ack again = ruling(v1::RULING_DECISION_ACCEPT, warning, 3000);
+  EXPECT_EQ(again.code(), v1::ACK_ERROR_REJECTED);
+  EXPECT_EQ(again.error(), "ruling.seq: " + std::to_string(warning) + ": that proposal of board b1 is already settled");
+  EXPECT_EQ(events_.size(), n);
+}
+
+TEST_F(RulingCommand, RulingWithoutSeqNeedsAnOpenProposal) {
+  const v1::Ack none = ruling(v1::RULING_DECISION_ACCEPT, 0, 1000);
+  EXPECT_EQ(none.code(), v1::ACK_ERROR_REJECTED);
+  EXPECT_EQ(none.error(), "ruling: board b1 has no open proposal to rule on");
+  infraction(v1::SIDE_BLACK, 2000);
+  EXPECT_TRUE(ruling(v1::RULING_DECISION_ACCEPT, 0, 3000).ok());  // the newest open one
+  EXPECT_EQ(ruling(v1::RULING_DECISION_ACCEPT, 0, 4000).code(), v1::ACK_ERROR_REJECTED);
+}
+
 }  // namespace
 }  // namespace eboard::daemon
