@@ -1,0 +1,245 @@
+// BoardSession's control side: the Commands of interfaces.md §4 (new game, arbiter
+// actions, claims, rulings, promotion choices) checked, mapped to the tracker's operator
+// actions and answered with an ack; and the proposals a ruling may name.
+#include "daemon/core/board_session.h"
+
+#include <algorithm>
+
+#include "engine/board/fen.h"
+
+namespace eboard::daemon {
+namespace {
+
+namespace v1 = eboard::v1;
+using engine::Color;
+
+v1::Ack ack(v1::AckError code, const std::string& error) {
+  v1::Ack a;
+  a.set_ok(code == v1::ACK_ERROR_UNSPECIFIED);
+  a.set_code(code);
+  a.set_error(error);
+  return a;
+}
+
+std::optional<Color> color_of(v1::Side side) {
+  if (side == v1::SIDE_WHITE) return engine::kWhite;
+  if (side == v1::SIDE_BLACK) return engine::kBlack;
+  return std::nullopt;
+}
+
+engine::PieceType promotion_piece_of(v1::PromotionPiece piece) {
+  switch (piece) {
+    case v1::PROMOTION_PIECE_QUEEN: return engine::kQueen;
+    case v1::PROMOTION_PIECE_ROOK: return engine::kRook;
+    case v1::PROMOTION_PIECE_BISHOP: return engine::kBishop;
+    case v1::PROMOTION_PIECE_KNIGHT: return engine::kKnight;
+    default: return engine::kNoPieceType;
+  }
+}
+
+const char* claim_word(v1::ClaimKind kind) {
+  switch (kind) {
+    case v1::CLAIM_KIND_ILLEGAL_MOVE: return "illegal-move";
+    case v1::CLAIM_KIND_THREEFOLD: return "threefold";
+    case v1::CLAIM_KIND_FIFTY: return "fifty";
+    case v1::CLAIM_KIND_FLAG: return "flag";
+    case v1::CLAIM_KIND_QPF: return "qpf";
+    case v1::CLAIM_KIND_SETUP: return "setup";
+    case v1::CLAIM_KIND_ORIENTATION: return "orientation";
+    case v1::CLAIM_KIND_CLOCK_SETTING: return "clock-setting";
+    default: return nullptr;
+  }
+}
+
+}  // namespace
+
+void BoardSession::note_proposal(const engine::GameEvent& e, std::uint32_t seq) {
+  // The arbiter's proposals start afresh with each game (its handles restart at 1).
+  if (e.kind == engine::GameEventKind::kGameStarted) proposals_.clear();
+  if (e.proposal != 0) {
+    OpenProposal& p = proposals_[e.proposal];
+    p.seqs.push_back(seq);
+    if (e.kind == engine::GameEventKind::kGameEnded) p.game_end = true;
+  }
+  if (e.proposal_seq == 0) return;
+  for (auto& [handle, p] : proposals_) {
+    if (std::find(p.seqs.begin(), p.seqs.end(), e.proposal_seq) != p.seqs.end()) p.settled = true;
+  }
+}
+
+// The proposal a ruling is for (`Ruling.seq`, or without one the newest open proposal, as
+// the arbiter chooses), or the error ack when there is none to rule on.
+std::optional<v1::Ack> BoardSession::check_ruling(const engine::OperatorAction& a,
+                                                  OpenProposal*& target) {
+  target = nullptr;
+  for (auto it = proposals_.rbegin(); it != proposals_.rend() && !target; ++it) {
+    const auto& seqs = it->second.seqs;
+    const bool named = a.seq && std::find(seqs.begin(), seqs.end(), *a.seq) != seqs.end();
+    if (named || (!a.seq && !it->second.settled)) target = &it->second;
+  }
+  if (!a.seq && !target) {
+    return ack(v1::ACK_ERROR_REJECTED, "ruling: board " + board_id_ + " has no open proposal to rule on");
+  }
+  const std::string named = a.seq ? "ruling.seq: " + std::to_string(*a.seq) : std::string("ruling");
+  if (!target) {
+    return ack(v1::ACK_ERROR_REJECTED, named + " names no proposal of board " + board_id_ +
+                                           "'s game (a proposal is an event with `proposed` or an "
+                                           "unapplied penalty, published in this daemon's run)");
+  }
+  if (target->settled) {
+    return ack(v1::ACK_ERROR_REJECTED, named + ": that proposal of board " + board_id_ +
+                                           " is already settled");
+  }
+  return std::nullopt;
+}
+
+v1::Ack BoardSession::command(const v1::Command& command, Millis now) {
+  first_seq_ = 0;
+  v1::Ack result = run_action(command, now);
+  result.set_seq(result.ok() ? first_seq_ : 0);
+  return result;
+}
+
+v1::Ack BoardSession::run_action(const v1::Command& c, Millis now) {
+  using K = engine::OperatorAction::Kind;
+  if (c.action_case() == v1::Command::kNewGame) {
+    const v1::NewGame& n = c.new_game();
+    GameSetup setup = setup_;
+    if (!n.rules().empty()) setup.rules = n.rules();
+    if (!n.time_control().empty()) setup.clock = n.time_control();
+    for (const auto& p : n.params()) setup.params.emplace_back(p.name(), p.value());
+    if (n.tags_size() > 0) setup.tags.clear();
+    for (const auto& t : n.tags()) setup.tags.emplace_back(t.name(), t.value());
+    setup.start_fen = n.start_fen();
+    if (auto error = start_game(setup, now)) {
+      return ack(v1::ACK_ERROR_INVALID_ARGUMENT, "new_game: " + error->message);
+    }
+    return ack(v1::ACK_ERROR_UNSPECIFIED, "");
+  }
+  if (c.action_case() == v1::Command::ACTION_NOT_SET) {
+    return ack(v1::ACK_ERROR_UNSUPPORTED, "command has no action");
+  }
+  if (!tracker_ || !(tracker_->started() || resumed_)) {
+    return ack(v1::ACK_ERROR_REJECTED, "board " + board_id_ + " has no game in progress");
+  }
+  engine::GameEvents out;
+  engine::OperatorAction a;
+  const auto need_side = [&](v1::Side side, const char* field) -> std::optional<v1::Ack> {
+    const auto color = color_of(side);
+    if (!color) {
+      return ack(v1::ACK_ERROR_INVALID_ARGUMENT,
+                 std::string(field) + ": must be SIDE_WHITE or SIDE_BLACK");
+    }
+    a.side = *color;
+    return std::nullopt;
+  };
+  switch (c.action_case()) {
+    case v1::Command::kAddTime:
+      if (auto bad = need_side(c.add_time().side(), "add_time.side")) return *bad;
+      a.kind = K::kAddTime;
+      a.amount = Millis(c.add_time().delta_ms());
+      break;
+    case v1::Command::kPause: a.kind = K::kPause; break;
+    case v1::Command::kResume: a.kind = K::kResume; break;
+    case v1::Command::kResign:
+      if (auto bad = need_side(c.resign().side(), "resign.side")) return *bad;
+      a.kind = K::kResign;
+      break;
+    case v1::Command::kDrawAgreed: a.kind = K::kDrawAgreed; break;
+    case v1::Command::kTwoHands:
+      if (auto bad = need_side(c.two_hands().side(), "two_hands.side")) return *bad;
+      a.kind = K::kTwoHands;
+      break;
+    case v1::Command::kInfraction:
+      if (auto bad = need_side(c.infraction().side(), "infraction.side")) return *bad;
+      a.kind = K::kInfraction;
+      break;
+    case v1::Command::kClaim: {
+      if (auto bad = need_side(c.claim().side(), "claim.side")) return *bad;
+      const char* word = claim_word(c.claim().kind());
+      if (!word) return ack(v1::ACK_ERROR_INVALID_ARGUMENT, "claim.kind: not a claim a player can make");
+      a.kind = K::kClaim;
+      a.claim = word;
+      a.uci = c.claim().intended_uci();
+      break;
+    }
+    case v1::Command::kRuling:
+      if (c.ruling().decision() == v1::RULING_DECISION_UNSPECIFIED) {
+        return ack(v1::ACK_ERROR_INVALID_ARGUMENT, "ruling.decision: must be ACCEPT or REJECT");
+      }
+      a.kind = K::kRuling;
+      a.accept = c.ruling().decision() == v1::RULING_DECISION_ACCEPT;
+      if (c.ruling().seq() != 0) a.seq = c.ruling().seq();
+      break;
+    case v1::Command::kSetResult: {
+      const std::string& r = c.set_result().result();
+      if (r != "1-0" && r != "0-1" && r != "1/2-1/2" && r != "*") {
+        return ack(v1::ACK_ERROR_INVALID_ARGUMENT,
+                   "set_result.result: '" + r + "' is not 1-0, 0-1, 1/2-1/2 or *");
+      }
+      const int t = c.set_result().termination();
+      const auto kind = t == 0 ? engine::TerminationKind::kArbiter : engine::TerminationKind(t - 1);
+      tracker_->end_game(now, r, kind, false, c.set_result().description(), out);
+      emit(out);
+      return ack(v1::ACK_ERROR_UNSPECIFIED, "");
+    }
+    case v1::Command::kRestorePosition: {
+      if (c.restore_position().fen().empty()) {
+        return ack(v1::ACK_ERROR_INVALID_ARGUMENT, "restore_position.fen: empty");
+      }
+      auto pos = engine::parse_fen(c.restore_position().fen());
+      if (!pos) return ack(v1::ACK_ERROR_INVALID_ARGUMENT, "restore_position.fen: " + pos.error());
+      tracker_->replace_committed(now, pos.value(), "restored by the arbiter", out);
+      emit(out);
+      return ack(v1::ACK_ERROR_UNSPECIFIED, "");
+    }
+    case v1::Command::kPromotionChoice: {
+      // protocols.md §10: only an occupancy-only board needs to be told the piece.
+      const engine::PieceType piece = promotion_piece_of(c.promotion_choice().piece());
+      if (piece == engine::kNoPieceType) {
+        return ack(v1::ACK_ERROR_INVALID_ARGUMENT,
+                   "promotion_choice.piece: must be QUEEN, ROOK, BISHOP or KNIGHT");
+      }
+      if (tracker_->recognizer().keys() != engine::MatchKeys::kOccupancy) {
+        return ack(v1::ACK_ERROR_REJECTED, "promotion_choice: board " + board_id_ +
+                                               " senses the pieces; the board shows the promoted piece");
+      }
+      tracker_->promotion_choice(now, piece, out);
+      emit(out);
+      return ack(v1::ACK_ERROR_UNSPECIFIED, "");
+    }
+    case v1::Command::kSetClock: {
+      const auto& s = c.set_clock();
+      if (s.white_ms() < 0 || s.black_ms() < 0) {
+        return ack(v1::ACK_ERROR_INVALID_ARGUMENT, "set_clock: times must not be negative");
+      }
+      tracker_->adjust_clock(now, engine::kWhite,
+                             Millis(s.white_ms()) - tracker_->clock().remaining(engine::kWhite, now), out);
+      tracker_->adjust_clock(now, engine::kBlack,
+                             Millis(s.black_ms()) - tracker_->clock().remaining(engine::kBlack, now), out);
+      emit(out);
+      return ack(v1::ACK_ERROR_UNSPECIFIED, "");
+    }
+    default:
+      return ack(v1::ACK_ERROR_UNSUPPORTED, "unknown command action");
+  }
+  OpenProposal* target = nullptr;
+  if (a.kind == K::kRuling) {
+    if (auto refused = check_ruling(a, target)) return *refused;
+  }
+  tracker_->operator_action(now, a, out);
+  const bool settled = std::any_of(out.begin(), out.end(), [](const auto& e) { return e.proposal_seq != 0; });
+  emit(out);
+  if (target && !settled) {
+    target->settled = true;
+    // Rejecting a proposed result is the one ruling that rightly emits nothing; any other
+    // ruling that settled nothing found its proposal lapsed in the arbiter.
+    if (!(target->game_end && !a.accept)) {
+      return ack(v1::ACK_ERROR_REJECTED, "ruling: that proposal of board " + board_id_ +
+                                             " is no longer open (it lapsed); nothing was changed");
+    }
+  }
+  return ack(v1::ACK_ERROR_UNSPECIFIED, "");
+}
+
+}  // namespace eboard::daemon
