@@ -24,17 +24,6 @@ constexpr int kSchedule[][2] = {
 // spend it all.
 constexpr int kQuickSchedule[][2] = {{0, 16}, {1, 10}, {2, 8}, {3, 6}};
 
-// The deepest ply lds reaches: a ply either spends depth or, below kMaxLinePly, is a
-// forced move that keeps it, so a line is at most kMaxLinePly plies plus the deepest
-// pass of the schedules.
-constexpr int max_depth() {
-  int d = 0;
-  for (const auto& step : kSchedule) d = std::max(d, step[1]);
-  for (const auto& step : kQuickSchedule) d = std::max(d, step[1]);
-  return d;
-}
-constexpr std::size_t kMaxPly = kMaxLinePly + max_depth() + 1;
-
 // Cheap test whether m may give check (direct, discovered, or a special move); a false
 // "maybe" only costs a make/unmake.
 bool may_check(const Position& pos, Move m, Square their_king) {
@@ -140,6 +129,9 @@ bool HelpmateSearch::lds(int depth, int discrepancies, int ply) {
   if (us == winner_ && pos_.pieces(winner_) == pos_.pieces(winner_, kKing)) return false;
   // One list per ply, kept between nodes: a local MoveList is 512 bytes zeroed on every
   // node (its Moves default to 0), which perf showed as half of this function's own time.
+  // A deque keeps the lists of the plies above in place while it grows (ply grows by one
+  // per level, so at most one list is added here).
+  if (std::size_t(ply) == ply_moves_.size()) ply_moves_.emplace_back();
   MoveList& moves = ply_moves_[std::size_t(ply)];
   generate_legal(pos_, moves);
   // A mate reached on the way is the goal only for a helpmate: S4 13c(2) asks for a
@@ -190,7 +182,6 @@ bool HelpmateSearch::lds(int depth, int discrepancies, int ply) {
 bool HelpmateSearch::attempt(const Position& root, Square corner, std::uint64_t attempt_limit,
                              int widest) {
   corner_ = corner;
-  if (ply_moves_.size() < kMaxPly) ply_moves_.resize(kMaxPly);
   pos_ = root;
   line_.clear();
   limit_ = std::min(total_limit_, nodes_ + attempt_limit);

@@ -24,6 +24,7 @@
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <vector>
 
 #include "engine/board/movegen.h"
@@ -88,7 +89,7 @@ class HelpmateSearch {
   Square corner_ = kA1;            // where the loser's king is sent in this attempt
   bool aborted_ = false;
   std::vector<Move> line_;  // built backwards while unwinding
-  std::vector<MoveList> ply_moves_;  // lds: the moves of the node at each ply
+  std::deque<MoveList> ply_moves_;  // lds: the moves of the node at each ply
   std::vector<TtEntry> tt_;
   std::uint32_t generation_ = 0;
   bool use_tt_ = true;
