@@ -24,7 +24,7 @@ constexpr std::uint64_t kLargeBudget = 200'000;
 // whose turn it is when the kings meet (unwinnability_dance.h).
 bool blocked_cannot_mate(const Position& pos, Color winner) {
   if (!may_be_blocked(pos)) return false;
-  const BlockedAnalysis a = analyse_blocked(pos);
+  const BlockedAnalysis a = analyse_blocked(pos, winner);
   return cannot_mate(a, winner) || dance_cannot_mate(pos, a, winner);
 }
 
@@ -123,7 +123,8 @@ Analysis WinnabilityAnalyzer::analyse(const Position& pos, Color side, AnalysisM
   // 148, 1/16 147; with the best-first pass, 1/8 and 1/32 both 126.
   auto prune = [](const Position& p, Color winner) { return statically_unwinnable(p, winner); };
   const bool huge = node_limit >= kLargeBudget && reachable_set_is_huge(pos, side);
-  if (settle(search_.find_helpmate(pos, side, huge ? node_limit / 2 : node_limit / 8))) return a;
+  const std::uint64_t first = huge ? node_limit / 2 : node_limit / (node_limit >= kLargeBudget ? 32 : 8);
+  if (settle(search_.find_helpmate(pos, side, first))) return a;
   std::uint64_t rest = node_limit > a.nodes ? node_limit - a.nodes : 0;
   if (huge) rest = std::min(rest, node_limit / 4);
   if (rest > 0) settle(search_.explore_all(pos, side, rest, prune));

@@ -274,7 +274,7 @@ bool may_be_blocked(const Position& pos) {
           (pos.pieces(kBlack, kPawn) & north(occupied))) != 0;
 }
 
-BlockedAnalysis analyse_blocked(const Position& pos) {
+BlockedAnalysis analyse_blocked(const Position& pos, std::optional<Color> winner) {
   // Kings start in F too (a king that can never move keeps the pawns it blocks and
   // defends in place), except one that may still castle.
   Bitboard frozen = pos.pieces();
@@ -298,6 +298,19 @@ BlockedAnalysis analyse_blocked(const Position& pos) {
   // only shrinks; a king is never taken.
   Bitboard traps = pos.pieces() & ~pos.pieces(kKing);
   SideReach reach[2];
+  const auto result_of = [&]() {
+    BlockedAnalysis result;
+    result.frozen = frozen;
+    for (Color c : {kWhite, kBlack}) {
+      result.frozen_of[c] = frozen & pos.pieces(c);
+      result.king_reach[c] = reach[c].king;
+      result.check_reach[c] = reach[c].checks;
+      result.cover[c] = reach[c].cover;
+      result.occupy[c] = reach[c].non_king;
+      unit_reaches(pos, c, frozen, file_bound & ~frozen, reach[c], result);
+    }
+    return result;
+  };
   for (;;) {
     for (Bitboard m; (m = movable(pos, frozen));) frozen &= ~m;
     side_reaches(pos, frozen, file_bound & ~frozen, traps & frozen, reach);
@@ -318,25 +331,25 @@ BlockedAnalysis analyse_blocked(const Position& pos) {
     }
     const Bitboard unbound = file_bound_offenders(pos, frozen, file_bound & ~frozen, reach);
     if (offenders == 0 && unbound == 0 && untrapped == 0) break;
+    if (winner && (pos.pieces(~*winner) & ~pos.pieces(kKing) & ~frozen)) {
+      // Not settled yet, but if a mate square is already open for the winner it stays
+      // open (see analyse_blocked() in the header): no proof, stop here.
+      BlockedAnalysis open = result_of();
+      if (!cannot_mate(open, *winner)) {
+        open.settled = false;
+        return open;
+      }
+    }
     frozen &= ~offenders;
     file_bound &= ~unbound;
     traps &= ~untrapped;
   }
 
-  BlockedAnalysis result;
-  result.frozen = frozen;
-  for (Color c : {kWhite, kBlack}) {
-    result.frozen_of[c] = frozen & pos.pieces(c);
-    result.king_reach[c] = reach[c].king;
-    result.check_reach[c] = reach[c].checks;
-    result.cover[c] = reach[c].cover;
-    result.occupy[c] = reach[c].non_king;
-    unit_reaches(pos, c, frozen, file_bound & ~frozen, reach[c], result);
-  }
-  return result;
+  return result_of();
 }
 
 bool cannot_mate(const BlockedAnalysis& a, Color winner) {
+  if (!a.settled) return false;
   const Color loser = ~winner;
   const Bitboard loser_frozen = a.frozen_of[loser];
   const Bitboard* units = a.unit_reach[loser];

@@ -44,6 +44,8 @@
 // both colours, so every real capture is included).
 #pragma once
 
+#include <optional>
+
 #include "engine/board/position.h"
 
 namespace eboard::engine {
@@ -59,9 +61,16 @@ struct BlockedAnalysis {
   // Each mobile unit (not the king, not in F) of a colour: the squares it can ever hold.
   Bitboard unit_reach[2][kMaxUnits] = {};
   int units[2] = {};
+  bool settled = true;  // false: stopped early, no proof (analyse_blocked() with a winner)
 };
 
-BlockedAnalysis analyse_blocked(const Position& pos);
+// With `winner` given, the analysis may stop before F, G and the traps settle, once no
+// proof for that side is possible any more (`settled` false; cannot_mate() is then
+// false): the sets only grow as F, G and the traps shrink, so a mate square open in one
+// round stays open (a unit dropped from F can still stand on its square). It stops only
+// while the loser has a unit outside F besides its king, so the kings' dance
+// (unwinnability_dance.h), which needs every such unit in F, could not apply either.
+BlockedAnalysis analyse_blocked(const Position& pos, std::optional<Color> winner = std::nullopt);
 
 // Whether analyse_blocked() is worth its ~1 µs: some pawn has a unit right in front of
 // it (every pawn of F needs one). With no pawn in F, F can only be a crowd of pieces

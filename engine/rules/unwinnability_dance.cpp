@@ -24,6 +24,7 @@ bool adjacent_or_same(Square a, Square b) { return (king_attacks(a) | square_bb(
 }  // namespace
 
 bool dance_cannot_mate(const Position& pos, const BlockedAnalysis& a, Color winner) {
+  if (!a.settled) return false;
   const Color loser = ~winner;
   const Bitboard kings = pos.pieces(kKing);
   if (pos.pieces(loser) & ~kings & ~a.frozen_of[loser]) return false;  // not only king steps
