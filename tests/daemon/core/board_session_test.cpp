@@ -8,6 +8,7 @@
 #include "engine/board/fen.h"
 #include "engine/board/notation.h"
 #include "tests/daemon/placement_of.h"
+#include "tests/daemon/play_move.h"
 
 namespace eboard::daemon {
 namespace {
@@ -16,6 +17,7 @@ namespace v1 = eboard::v1;
 using drivers::ClockSide;
 using std::chrono::milliseconds;
 using testing_support::placement_of;
+using testing_support::play_move;
 
 drivers::ClockReading reading(ClockSide turn, int left_s, int right_s) {
   drivers::ClockReading r;
@@ -56,14 +58,6 @@ class SessionTest : public testing::Test {
     }
     return out;
   }
-  // Plays a move: lift from, put to, press by the mover, then runs the timers.
-  void play(BoardSession& s, int from, int to, drivers::Piece piece, ClockSide mover, int& t) {
-    s.on_sensor(drivers::SquareChanged{from, drivers::Piece::kEmpty}, milliseconds(t += 500));
-    s.on_sensor(drivers::SquareChanged{to, piece}, milliseconds(t += 500));
-    s.advance(milliseconds(t += 1000));
-    s.on_sensor(drivers::LeverPressed{mover}, milliseconds(t += 200));
-    s.advance(milliseconds(t += 1000));
-  }
 };
 
 constexpr int sq(char file, int rank) { return (rank - 1) * 8 + (file - 'a'); }
@@ -73,8 +67,8 @@ TEST_F(SessionTest, MovesFromTheDriverBecomeCompletedMoves) {
   int t = 0;
   session.on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(t));
   session.on_sensor(reading(ClockSide::kLeft, 180, 180), milliseconds(t += 100));
-  play(session, sq('e', 2), sq('e', 4), drivers::Piece::kWhitePawn, ClockSide::kLeft, t);
-  play(session, sq('e', 7), sq('e', 5), drivers::Piece::kBlackPawn, ClockSide::kRight, t);
+  play_move(session, sq('e', 2), sq('e', 4), drivers::Piece::kWhitePawn, ClockSide::kLeft, t);
+  play_move(session, sq('e', 7), sq('e', 5), drivers::Piece::kBlackPawn, ClockSide::kRight, t);
   EXPECT_EQ(completed(), (std::vector<std::string>{"1:e2e4", "2:e7e5"}));
   ASSERT_FALSE(events_.empty());
   EXPECT_TRUE(events_.front().has_game_started());
@@ -88,8 +82,8 @@ TEST_F(SessionTest, ResumesAtTheLastMoveAndRecoversMovesMadeWhileDown) {
     BoardSession first("b1", setup(), drivers::WhiteSetting::kLeft, publish());
     int t = 0;
     first.on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(t));
-    play(first, sq('e', 2), sq('e', 4), drivers::Piece::kWhitePawn, ClockSide::kLeft, t);
-    play(first, sq('e', 7), sq('e', 5), drivers::Piece::kBlackPawn, ClockSide::kRight, t);
+    play_move(first, sq('e', 2), sq('e', 4), drivers::Piece::kWhitePawn, ClockSide::kLeft, t);
+    play_move(first, sq('e', 7), sq('e', 5), drivers::Piece::kBlackPawn, ClockSide::kRight, t);
   }
   const std::uint32_t seq_before = seq_;
   const BoardState journal = state_;
@@ -112,7 +106,7 @@ TEST_F(SessionTest, ResumesAtTheLastMoveAndRecoversMovesMadeWhileDown) {
   }
   // And it goes on normally.
   int t = 200;
-  play(second, sq('b', 8), sq('c', 6), drivers::Piece::kBlackKnight, ClockSide::kRight, t);
+  play_move(second, sq('b', 8), sq('c', 6), drivers::Piece::kBlackKnight, ClockSide::kRight, t);
   EXPECT_EQ(completed(), (std::vector<std::string>{"3:g1f3R", "4:b8c6"}));
 }
 
@@ -124,8 +118,8 @@ TEST_F(SessionTest, ResumedClocksContinueFromTheJournal) {
     int t = 0;
     first.on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(t));
     first.advance(milliseconds(t += 20000));  // White thinks for 20 s
-    play(first, sq('e', 2), sq('e', 4), drivers::Piece::kWhitePawn, ClockSide::kLeft, t);
-    play(first, sq('e', 7), sq('e', 5), drivers::Piece::kBlackPawn, ClockSide::kRight, t);
+    play_move(first, sq('e', 2), sq('e', 4), drivers::Piece::kWhitePawn, ClockSide::kLeft, t);
+    play_move(first, sq('e', 7), sq('e', 5), drivers::Piece::kBlackPawn, ClockSide::kRight, t);
   }
   const BoardState journal = state_;
   const std::int64_t white_before = journal.snapshot().white_ms();
@@ -140,7 +134,7 @@ TEST_F(SessionTest, ResumedClocksContinueFromTheJournal) {
                    milliseconds(0));
   second.on_sensor(drivers::ClockAbsent{}, milliseconds(10));
   int t = 10;
-  play(second, sq('g', 1), sq('f', 3), drivers::Piece::kWhiteKnight, ClockSide::kLeft, t);
+  play_move(second, sq('g', 1), sq('f', 3), drivers::Piece::kWhiteKnight, ClockSide::kLeft, t);
   const v1::Event* move = nullptr;
   for (const auto& e : events_) {
     EXPECT_FALSE(e.has_increment_credited() && move == nullptr) << "start increment credited again";
@@ -160,7 +154,7 @@ TEST_F(SessionTest, UnexplainedDifferenceAfterRestartAsksForARestore) {
     BoardSession first("b1", setup(), drivers::WhiteSetting::kLeft, publish());
     int t = 0;
     first.on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(t));
-    play(first, sq('d', 2), sq('d', 4), drivers::Piece::kWhitePawn, ClockSide::kLeft, t);
+    play_move(first, sq('d', 2), sq('d', 4), drivers::Piece::kWhitePawn, ClockSide::kLeft, t);
   }
   journal = state_;
   events_.clear();
@@ -193,7 +187,7 @@ TEST_F(SessionTest, CommandsAreCheckedAndAnswered) {
   EXPECT_EQ(session.command(command, milliseconds(0)).code(), v1::ACK_ERROR_REJECTED);  // no game
   session.on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(0));
   int t = 0;
-  play(session, sq('e', 2), sq('e', 4), drivers::Piece::kWhitePawn, ClockSide::kLeft, t);
+  play_move(session, sq('e', 2), sq('e', 4), drivers::Piece::kWhitePawn, ClockSide::kLeft, t);
   EXPECT_EQ(session.command(command, milliseconds(t)).code(), v1::ACK_ERROR_INVALID_ARGUMENT);  // no side
   command.mutable_add_time()->set_side(v1::SIDE_BLACK);
   const v1::Ack ok = session.command(command, milliseconds(t));

@@ -7,6 +7,7 @@
 #include "daemon/core/board_state.h"
 #include "engine/board/fen.h"
 #include "tests/daemon/placement_of.h"
+#include "tests/daemon/play_move.h"
 
 namespace eboard::daemon {
 namespace {
@@ -15,6 +16,7 @@ namespace v1 = eboard::v1;
 using drivers::ClockSide;
 using std::chrono::milliseconds;
 using testing_support::placement_of;
+using testing_support::play_move;
 
 constexpr int sq(char file, int rank) { return (rank - 1) * 8 + (file - 'a'); }
 
@@ -36,13 +38,6 @@ class ResumeWarning : public testing::Test {
     s.clock = "180+2";
     return s;
   }
-  void play(BoardSession& s, int from, int to, drivers::Piece piece, ClockSide mover, int& t) {
-    s.on_sensor(drivers::SquareChanged{from, drivers::Piece::kEmpty}, milliseconds(t += 500));
-    s.on_sensor(drivers::SquareChanged{to, piece}, milliseconds(t += 500));
-    s.advance(milliseconds(t += 1000));
-    s.on_sensor(drivers::LeverPressed{mover}, milliseconds(t += 200));
-    s.advance(milliseconds(t += 1000));
-  }
   // The first life's journal: 1.e4 e5, optionally with the second move's uci damaged
   // (its fen still says e5), so that playing the game again ends elsewhere.
   BoardState journal(bool damaged) {
@@ -50,8 +45,8 @@ class ResumeWarning : public testing::Test {
       BoardSession first("b1", setup(), drivers::WhiteSetting::kLeft, publish());
       int t = 0;
       first.on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(t));
-      play(first, sq('e', 2), sq('e', 4), drivers::Piece::kWhitePawn, ClockSide::kLeft, t);
-      play(first, sq('e', 7), sq('e', 5), drivers::Piece::kBlackPawn, ClockSide::kRight, t);
+      play_move(first, sq('e', 2), sq('e', 4), drivers::Piece::kWhitePawn, ClockSide::kLeft, t);
+      play_move(first, sq('e', 7), sq('e', 5), drivers::Piece::kBlackPawn, ClockSide::kRight, t);
     }
     BoardState state("b1");
     int completed = 0;
@@ -92,7 +87,7 @@ TEST_F(ResumeWarning, AGameThatDoesNotReplayIsResumedFromTheLastPositionWithTheR
                        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")},
                    milliseconds(0));
   int t = 100;
-  play(second, sq('g', 1), sq('f', 3), drivers::Piece::kWhiteKnight, ClockSide::kLeft, t);
+  play_move(second, sq('g', 1), sq('f', 3), drivers::Piece::kWhiteKnight, ClockSide::kLeft, t);
   EXPECT_EQ(plies(), (std::vector<std::uint32_t>{3}));
 }
 

@@ -37,6 +37,14 @@ void expect_mating_line(const std::string& text, const Analysis& a, Color winner
   EXPECT_TRUE(is_checkmate(pos));
 }
 
+// The static proofs alone (quick mode, no search) show `winner` cannot mate: the blocked-
+// structure reasoning of unwinnability_blocked.h and the arguments built on it.
+void expect_blocked_proof(const char* text, Color winner) {
+  const Analysis a = analyse_winnability(fen(text), winner, AnalysisMode::kQuick, 0);
+  EXPECT_EQ(a.verdict, Verdict::kUnwinnable) << text << " winner " << int(winner);
+  EXPECT_EQ(a.reason, VerdictReason::kBlockedStructure) << text << " winner " << int(winner);
+}
+
 TEST(Unwinnability, LoneKingCannotMate) {
   Analysis a = full("8/8/8/4k3/8/8/8/4K2Q w - -", kBlack);
   EXPECT_EQ(a.verdict, Verdict::kUnwinnable);
@@ -130,11 +138,7 @@ TEST(Unwinnability, AlreadyMatedIsWinnableWithoutSearch) {
 
 TEST(Unwinnability, LockedPawnChainsSeparateTheKings) {
   const char* kChain = "2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - -";
-  for (Color c : {kWhite, kBlack}) {
-    Analysis a = analyse_winnability(fen(kChain), c, AnalysisMode::kQuick, 0);
-    EXPECT_EQ(a.verdict, Verdict::kUnwinnable);
-    EXPECT_EQ(a.reason, VerdictReason::kBlockedStructure);
-  }
+  for (Color c : {kWhite, kBlack}) expect_blocked_proof(kChain, c);
   // The analyzer's README example: Black's bishops are on the wrong colour to cross.
   Analysis black = analyse_winnability(fen("7b/1k5B/7b/8/1p1p1p1p/1PpP1P1P/2P3K1/N7 b - -"),
                                        kBlack, AnalysisMode::kQuick, 0);
@@ -173,11 +177,7 @@ TEST(Unwinnability, AKingThatCanNeverMoveHoldsItsPawns) {
   // b1 is attacked): it never moves, so the b2 pawn stays defended and the black king can
   // never take it or step next to it. Every bishop of White is dark, Black's is light.
   const char* kWalled = "k6B/1b4B1/5B2/4B3/3B4/1pB1B3/pP1B4/K7 w - -";
-  for (Color c : {kWhite, kBlack}) {
-    Analysis a = analyse_winnability(fen(kWalled), c, AnalysisMode::kQuick, 0);
-    EXPECT_EQ(a.verdict, Verdict::kUnwinnable);
-    EXPECT_EQ(a.reason, VerdictReason::kBlockedStructure);
-  }
+  for (Color c : {kWhite, kBlack}) expect_blocked_proof(kWalled, c);
   // Without Black's a2 pawn the king walks out: no proof for Black.
   EXPECT_FALSE(cannot_mate(analyse_blocked(fen("k6B/1b4B1/5B2/4B3/3B4/1pB1B3/1P1B4/K7 w - -")),
                            kBlack));
@@ -188,9 +188,7 @@ TEST(Unwinnability, BlockersAreCountedNotJustPlaced) {
   // mated only with two or more of its dark neighbours blocked, and White has one dark
   // bishop to do it (a CHA test vector, labelled dead).
   const char* kOne = "8/4kb2/8/1p1p1p1p/1P1P1P1P/1b6/3B1K2/8 b - -";
-  Analysis a = analyse_winnability(fen(kOne), kBlack, AnalysisMode::kQuick, 0);
-  EXPECT_EQ(a.verdict, Verdict::kUnwinnable);
-  EXPECT_EQ(a.reason, VerdictReason::kBlockedStructure);
+  expect_blocked_proof(kOne, kBlack);
   // With a second dark bishop White can block two squares (Kh1, Bg1, Bh2): no proof.
   EXPECT_FALSE(cannot_mate(analyse_blocked(fen("8/4kb2/8/1p1p1p1p/1P1P1P1P/1b6/3B1K2/2B5 b - -")),
                            kBlack));
@@ -201,9 +199,7 @@ TEST(Unwinnability, TheWinnersKingCoversOneNeighbourhoodAtATime) {
   // king needs its flights covered at once: White's light bishop and pawns take only light
   // squares, and the king covers the dark ones next to one square only (CHA vector, dead).
   const char* kCentre = "1k6/8/3p1p2/3PbP2/3pBp2/3P1P2/4B3/3K4 w - -";
-  Analysis a = analyse_winnability(fen(kCentre), kWhite, AnalysisMode::kQuick, 0);
-  EXPECT_EQ(a.verdict, Verdict::kUnwinnable);
-  EXPECT_EQ(a.reason, VerdictReason::kBlockedStructure);
+  expect_blocked_proof(kCentre, kWhite);
 }
 
 TEST(Unwinnability, PawnsThatCanNeverLeaveTheirFilesNeverPass) {
@@ -213,11 +209,7 @@ TEST(Unwinnability, PawnsThatCanNeverLeaveTheirFilesNeverPass) {
   // may take Black's, yet White's pawns then stop at their own sixth-rank ones. A CHA
   // test vector labelled dead.
   const char* kFiles = "1b1k4/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/8/P1P1P1P1/3K4 w - -";
-  for (Color c : {kWhite, kBlack}) {
-    Analysis a = analyse_winnability(fen(kFiles), c, AnalysisMode::kQuick, 0);
-    EXPECT_EQ(a.verdict, Verdict::kUnwinnable);
-    EXPECT_EQ(a.reason, VerdictReason::kBlockedStructure);
-  }
+  for (Color c : {kWhite, kBlack}) expect_blocked_proof(kFiles, c);
   // A white knight gives Black's pawns something to take (and jumps the wall): no proof.
   const char* kKnight = "1b1k4/p1p1p1p1/P1P1P1P1/p1p1p1p1/8/1N6/P1P1P1P1/3K4 w - -";
   EXPECT_FALSE(cannot_mate(analyse_blocked(fen(kKnight)), kWhite));
@@ -238,16 +230,11 @@ TEST(Unwinnability, AKingCaptureThatStalematesKeepsTheLockShut) {
   // without a move. And Black's king on h2 (to guard h3 for a mate on h4) arrives only
   // when White's king is on h4, stalemating it first: the kings' dance.
   const char* kShuttle = "8/b7/k6p/5p1P/5p2/5PpK/6P1/8 w - -";
-  for (Color c : {kWhite, kBlack}) {
-    Analysis a = analyse_winnability(fen(kShuttle), c, AnalysisMode::kQuick, 0);
-    EXPECT_EQ(a.verdict, Verdict::kUnwinnable) << int(c);
-    EXPECT_EQ(a.reason, VerdictReason::kBlockedStructure);
-  }
+  for (Color c : {kWhite, kBlack}) expect_blocked_proof(kShuttle, c);
   // White's king on a7 would mate Black's on a5 (a6 guarded, a dark bishop checks), but
   // Black's king reaches a5 only from a6, next to a7: whoever arrives last stalemates.
   const char* kDance = "8/1p2B1B1/1PpB1B2/k1P5/p1P5/P7/5K2/8 w - -";
-  EXPECT_EQ(analyse_winnability(fen(kDance), kWhite, AnalysisMode::kQuick, 0).reason,
-            VerdictReason::kBlockedStructure);
+  expect_blocked_proof(kDance, kWhite);
   // With a spare black pawn move (h7-h6) there is no stalemate to rely on: no proof.
   EXPECT_NE(analyse_winnability(fen("8/1p2B1Bp/1PpB1B2/k1P5/p1P5/P7/5K2/8 w - -"), kWhite,
                                 AnalysisMode::kQuick, 0)
