@@ -8,6 +8,7 @@
 #include "engine/board/fen.h"
 #include "engine/board/notation.h"
 #include "tests/daemon/placement_of.h"
+#include "tests/daemon/published_events.h"
 #include "tests/daemon/play_move.h"
 
 namespace eboard::daemon {
@@ -17,6 +18,7 @@ namespace v1 = eboard::v1;
 using drivers::ClockSide;
 using std::chrono::milliseconds;
 using testing_support::placement_of;
+using testing_support::PublishedEvents;
 using testing_support::play_move;
 
 drivers::ClockReading reading(ClockSide turn, int left_s, int right_s) {
@@ -30,18 +32,9 @@ drivers::ClockReading reading(ClockSide turn, int left_s, int right_s) {
 
 class SessionTest : public testing::Test {
  protected:
-  std::vector<v1::Event> events_;
   BoardState state_{"b1"};
-  std::uint32_t seq_ = 0;
-  BoardSession::Publish publish() {
-    return [this](v1::Event e) {
-      e.set_seq(++seq_);
-      e.set_board_id("b1");
-      state_.apply(e);
-      events_.push_back(e);
-      return seq_;
-    };
-  }
+  PublishedEvents published_{"b1", &state_};
+  BoardSession::Publish publish() { return published_.publish(); }
   GameSetup setup() {
     GameSetup s;
     s.rules = "fide-blitz";
@@ -50,7 +43,7 @@ class SessionTest : public testing::Test {
   }
   std::vector<std::string> completed() const {
     std::vector<std::string> out;
-    for (const auto& e : events_) {
+    for (const auto& e : published_.events) {
       if (e.has_move_completed()) {
         out.push_back(std::to_string(e.move_completed().ply()) + ":" + e.move_completed().uci() +
                       (e.move_completed().recovered() ? "R" : ""));
@@ -70,10 +63,10 @@ TEST_F(SessionTest, MovesFromTheDriverBecomeCompletedMoves) {
   play_move(session, sq('e', 2), sq('e', 4), drivers::Piece::kWhitePawn, ClockSide::kLeft, t);
   play_move(session, sq('e', 7), sq('e', 5), drivers::Piece::kBlackPawn, ClockSide::kRight, t);
   EXPECT_EQ(completed(), (std::vector<std::string>{"1:e2e4", "2:e7e5"}));
-  ASSERT_FALSE(events_.empty());
-  EXPECT_TRUE(events_.front().has_game_started());
-  EXPECT_EQ(events_.front().game_id(), 1u);
-  EXPECT_EQ(events_.front().rules(), "fide-blitz");
+  ASSERT_FALSE(published_.events.empty());
+  EXPECT_TRUE(published_.events.front().has_game_started());
+  EXPECT_EQ(published_.events.front().game_id(), 1u);
+  EXPECT_EQ(published_.events.front().rules(), "fide-blitz");
 }
 
 TEST_F(SessionTest, ResumesAtTheLastMoveAndRecoversMovesMadeWhileDown) {
@@ -85,10 +78,10 @@ TEST_F(SessionTest, ResumesAtTheLastMoveAndRecoversMovesMadeWhileDown) {
     play_move(first, sq('e', 2), sq('e', 4), drivers::Piece::kWhitePawn, ClockSide::kLeft, t);
     play_move(first, sq('e', 7), sq('e', 5), drivers::Piece::kBlackPawn, ClockSide::kRight, t);
   }
-  const std::uint32_t seq_before = seq_;
+  const std::uint32_t seq_before = published_.seq();
   const BoardState journal = state_;
   ASSERT_TRUE(journal.game_in_progress());
-  events_.clear();
+  published_.events.clear();
   // Restarted: White played Nf3 meanwhile and Black's clock runs.
   BoardSession second("b1", setup(), drivers::WhiteSetting::kLeft, publish());
   ASSERT_FALSE(second.resume(journal).has_value());
@@ -99,7 +92,7 @@ TEST_F(SessionTest, ResumesAtTheLastMoveAndRecoversMovesMadeWhileDown) {
   EXPECT_TRUE(completed().empty());  // not judged before the clock has spoken
   second.on_sensor(reading(ClockSide::kRight, 170, 175), milliseconds(100));
   EXPECT_EQ(completed(), (std::vector<std::string>{"3:g1f3R"}));
-  for (const auto& e : events_) {
+  for (const auto& e : published_.events) {
     EXPECT_FALSE(e.has_game_started()) << "the game continues, it does not start again";
     EXPECT_FALSE(e.has_restore_requested());
     EXPECT_GT(e.seq(), seq_before);
@@ -124,10 +117,10 @@ TEST_F(SessionTest, ResumedClocksContinueFromTheJournal) {
   const BoardState journal = state_;
   const std::int64_t white_before = journal.snapshot().white_ms();
   ASSERT_LT(white_before, 170000);
-  events_.clear();
+  published_.events.clear();
   BoardSession second("b1", setup(), drivers::WhiteSetting::kLeft, publish());
   ASSERT_FALSE(second.resume(journal).has_value());
-  EXPECT_TRUE(events_.empty()) << "restoring the clocks is not news";
+  EXPECT_TRUE(published_.events.empty()) << "restoring the clocks is not news";
   second.on_link_up();
   second.on_sensor(drivers::PlacementSeen{placement_of(
                        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")},
@@ -136,7 +129,7 @@ TEST_F(SessionTest, ResumedClocksContinueFromTheJournal) {
   int t = 10;
   play_move(second, sq('g', 1), sq('f', 3), drivers::Piece::kWhiteKnight, ClockSide::kLeft, t);
   const v1::Event* move = nullptr;
-  for (const auto& e : events_) {
+  for (const auto& e : published_.events) {
     EXPECT_FALSE(e.has_increment_credited() && move == nullptr) << "start increment credited again";
     if (e.has_move_completed()) move = &e;
   }
@@ -157,7 +150,7 @@ TEST_F(SessionTest, UnexplainedDifferenceAfterRestartAsksForARestore) {
     play_move(first, sq('d', 2), sq('d', 4), drivers::Piece::kWhitePawn, ClockSide::kLeft, t);
   }
   journal = state_;
-  events_.clear();
+  published_.events.clear();
   BoardSession second("b1", setup(), drivers::WhiteSetting::kLeft, publish());
   ASSERT_FALSE(second.resume(journal).has_value());
   second.on_link_up();
@@ -166,11 +159,11 @@ TEST_F(SessionTest, UnexplainedDifferenceAfterRestartAsksForARestore) {
   second.on_sensor(drivers::PlacementSeen{board}, milliseconds(0));
   second.on_sensor(reading(ClockSide::kRight, 170, 175), milliseconds(100));
   // The board may be mid-move: nothing is said before the judging time is over.
-  for (const auto& e : events_) EXPECT_FALSE(e.has_restore_requested());
+  for (const auto& e : published_.events) EXPECT_FALSE(e.has_restore_requested());
   ASSERT_TRUE(second.next_deadline().has_value());
   second.advance(*second.next_deadline());
   bool restore = false;
-  for (const auto& e : events_) {
+  for (const auto& e : published_.events) {
     if (e.has_restore_requested()) {
       restore = true;
       EXPECT_EQ(e.restore_requested().fen(), "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1");
@@ -199,7 +192,7 @@ TEST_F(SessionTest, CommandsAreCheckedAndAnswered) {
   const v1::Ack ended = session.command(result, milliseconds(t));
   ASSERT_TRUE(ended.ok()) << ended.error();
   EXPECT_GT(ended.seq(), 0u);
-  EXPECT_TRUE(events_.back().has_game_ended() || state_.snapshot().result() == "1/2-1/2");
+  EXPECT_TRUE(published_.events.back().has_game_ended() || state_.snapshot().result() == "1/2-1/2");
   v1::Command game;
   game.mutable_new_game()->set_time_control("nonsense");
   EXPECT_EQ(session.command(game, milliseconds(t)).code(), v1::ACK_ERROR_INVALID_ARGUMENT);

@@ -6,6 +6,7 @@
 #include "daemon/core/board_session.h"
 #include "engine/board/fen.h"
 #include "tests/daemon/placement_of.h"
+#include "tests/daemon/published_events.h"
 
 namespace eboard::daemon {
 namespace {
@@ -13,19 +14,15 @@ namespace {
 namespace v1 = eboard::v1;
 using std::chrono::milliseconds;
 using testing_support::placement_of;
+using testing_support::PublishedEvents;
 
 constexpr const char* kTwoPawnsFen = "8/1P4P1/8/8/8/k7/p7/4K3 w - - 0 1";
 constexpr int sq(char file, int rank) { return (rank - 1) * 8 + (file - 'a'); }
 
 class PromotionChoiceCommand : public testing::Test {
  protected:
-  std::vector<v1::Event> events_;
-  std::uint32_t seq_ = 0;
-  BoardSession session_{"b1", setup(), drivers::WhiteSetting::kLeft, [this](v1::Event e) {
-                          e.set_seq(++seq_);
-                          events_.push_back(e);
-                          return seq_;
-                        }};
+  PublishedEvents published_;
+  BoardSession session_{"b1", setup(), drivers::WhiteSetting::kLeft, published_.publish()};
   static GameSetup setup() {
     GameSetup s;
     s.rules = "fide-standard";
@@ -40,7 +37,7 @@ class PromotionChoiceCommand : public testing::Test {
   }
   std::vector<std::string> ucis(bool completed) const {
     std::vector<std::string> out;
-    for (const auto& e : events_) {
+    for (const auto& e : published_.events) {
       if (completed && e.has_move_completed()) out.push_back(e.move_completed().uci());
       if (!completed && e.has_move_tentative()) out.push_back(e.move_tentative().uci());
     }

@@ -7,6 +7,7 @@
 #include "daemon/core/board_state.h"
 #include "engine/board/fen.h"
 #include "tests/daemon/placement_of.h"
+#include "tests/daemon/published_events.h"
 #include "tests/daemon/play_move.h"
 
 namespace eboard::daemon {
@@ -16,22 +17,15 @@ namespace v1 = eboard::v1;
 using drivers::ClockSide;
 using std::chrono::milliseconds;
 using testing_support::placement_of;
+using testing_support::PublishedEvents;
 using testing_support::play_move;
 
 constexpr int sq(char file, int rank) { return (rank - 1) * 8 + (file - 'a'); }
 
 class ResumeWarning : public testing::Test {
  protected:
-  std::vector<v1::Event> events_;
-  std::uint32_t seq_ = 0;
-  BoardSession::Publish publish() {
-    return [this](v1::Event e) {
-      e.set_seq(++seq_);
-      e.set_board_id("b1");
-      events_.push_back(e);
-      return seq_;
-    };
-  }
+  PublishedEvents published_;
+  BoardSession::Publish publish() { return published_.publish(); }
   static GameSetup setup() {
     GameSetup s;
     s.rules = "fide-blitz";
@@ -50,16 +44,16 @@ class ResumeWarning : public testing::Test {
     }
     BoardState state("b1");
     int completed = 0;
-    for (v1::Event e : events_) {
+    for (v1::Event e : published_.events) {
       if (e.has_move_completed() && ++completed == 2 && damaged) e.mutable_move_completed()->set_uci("e7e6");
       state.apply(e);
     }
-    events_.clear();
+    published_.events.clear();
     return state;
   }
   std::vector<std::uint32_t> plies() const {
     std::vector<std::uint32_t> out;
-    for (const auto& e : events_)
+    for (const auto& e : published_.events)
       if (e.has_move_completed()) out.push_back(e.move_completed().ply());
     return out;
   }

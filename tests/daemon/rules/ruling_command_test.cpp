@@ -7,6 +7,7 @@
 #include "daemon/core/board_session.h"
 #include "engine/board/fen.h"
 #include "tests/daemon/placement_of.h"
+#include "tests/daemon/published_events.h"
 
 namespace eboard::daemon {
 namespace {
@@ -14,17 +15,13 @@ namespace {
 namespace v1 = eboard::v1;
 using std::chrono::milliseconds;
 using testing_support::placement_of;
+using testing_support::PublishedEvents;
 
 class RulingCommand : public testing::Test {
  protected:
   void SetUp() override { session_.on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(0)); }
-  std::vector<v1::Event> events_;
-  std::uint32_t seq_ = 0;
-  BoardSession session_{"b1", setup(), drivers::WhiteSetting::kLeft, [this](v1::Event e) {
-                          e.set_seq(++seq_);
-                          events_.push_back(e);
-                          return seq_;
-                        }};
+  PublishedEvents published_;
+  BoardSession session_{"b1", setup(), drivers::WhiteSetting::kLeft, published_.publish()};
   static GameSetup setup() {
     GameSetup s;
     s.rules = "pskov-blitz";
@@ -35,7 +32,7 @@ class RulingCommand : public testing::Test {
     v1::Command c;
     c.mutable_infraction()->set_side(side);
     EXPECT_TRUE(session_.command(c, milliseconds(at_ms)).ok());
-    for (auto it = events_.rbegin(); it != events_.rend(); ++it)
+    for (auto it = published_.events.rbegin(); it != published_.events.rend(); ++it)
       if (it->has_penalty()) return it->seq();
     return 0;
   }
@@ -47,7 +44,7 @@ class RulingCommand : public testing::Test {
   }
   std::vector<v1::Penalty> applied() const {
     std::vector<v1::Penalty> out;
-    for (const auto& e : events_)
+    for (const auto& e : published_.events)
       if (e.has_penalty() && e.penalty().applied()) out.push_back(e.penalty());
     return out;
   }
@@ -71,9 +68,9 @@ TEST_F(RulingCommand, SettlesTheProposalItsSeqNames) {
   EXPECT_EQ(done[1].side(), v1::SIDE_WHITE);
   EXPECT_EQ(done[1].kind(), v1::PENALTY_WARNING);
   // Settled: naming it again changes nothing.
-  const std::size_t n = events_.size();
+  const std::size_t n = published_.events.size();
   ruling(v1::RULING_DECISION_ACCEPT, warning, 6000);
-  EXPECT_EQ(events_.size(), n);
+  EXPECT_EQ(published_.events.size(), n);
 }
 
 // A ruling that names no open proposal is answered with an error ack
@@ -82,7 +79,7 @@ TEST_F(RulingCommand, SettlesTheProposalItsSeqNames) {
 TEST_F(RulingCommand, UnknownSeqIsAnError) {
   const std::uint32_t warning = infraction(v1::SIDE_WHITE, 1000);
   ASSERT_GT(warning, 0u);
-  const std::size_t n = events_.size();
+  const std::size_t n = published_.events.size();
   const v1::Ack refused = ruling(v1::RULING_DECISION_ACCEPT, warning + 50, 2000);
   EXPECT_EQ(refused.code(), v1::ACK_ERROR_REJECTED);
   EXPECT_EQ(refused.error().rfind("ruling.seq: " + std::to_string(warning + 50) +
@@ -90,22 +87,22 @@ TEST_F(RulingCommand, UnknownSeqIsAnError) {
                                   0),
             0u)
       << refused.error();
-  EXPECT_EQ(events_.size(), n);
+  EXPECT_EQ(published_.events.size(), n);
   // A seq that exists but opened nothing (the game's start) is no proposal either.
   EXPECT_EQ(ruling(v1::RULING_DECISION_ACCEPT, 1, 2100).code(), v1::ACK_ERROR_REJECTED);
   // The real one still works afterwards.
   EXPECT_TRUE(ruling(v1::RULING_DECISION_ACCEPT, warning, 2200).ok());
-  EXPECT_GT(events_.size(), n);
+  EXPECT_GT(published_.events.size(), n);
 }
 
 TEST_F(RulingCommand, SettledProposalIsAnError) {
   const std::uint32_t warning = infraction(v1::SIDE_WHITE, 1000);
   ASSERT_TRUE(ruling(v1::RULING_DECISION_REJECT, warning, 2000).ok());
-  const std::size_t n = events_.size();
+  const std::size_t n = published_.events.size();
   const v1::Ack again = ruling(v1::RULING_DECISION_ACCEPT, warning, 3000);
   EXPECT_EQ(again.code(), v1::ACK_ERROR_REJECTED);
   EXPECT_EQ(again.error(), "ruling.seq: " + std::to_string(warning) + ": that proposal of board b1 is already settled");
-  EXPECT_EQ(events_.size(), n);
+  EXPECT_EQ(published_.events.size(), n);
 }
 
 TEST_F(RulingCommand, RulingWithoutSeqNeedsAnOpenProposal) {
