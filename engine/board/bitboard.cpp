@@ -204,15 +204,4 @@ const TablesInit tables_init;
 }  // namespace
 }  // namespace detail
 
-Bitboard attacks_bb(PieceType type, Square s, Bitboard occupied) {
-  switch (type) {
-    case kKnight: return knight_attacks(s);
-    case kBishop: return bishop_attacks(s, occupied);
-    case kRook: return rook_attacks(s, occupied);
-    case kQueen: return queen_attacks(s, occupied);
-    case kKing: return king_attacks(s);
-    default: return 0;
-  }
-}
-
 }  // namespace eboard::engine

@@ -125,6 +125,16 @@ inline Bitboard line_bb(Square a, Square b) { return detail::line[a][b]; }
 inline bool aligned(Square a, Square b, Square c) { return (line_bb(a, b) & square_bb(c)) != 0; }
 
 // Attacks of a piece of the given type (not pawn) from s with the given occupancy.
-Bitboard attacks_bb(PieceType type, Square s, Bitboard occupied);
+// Inline: the helpmate search's move scorer calls it for every move it scores.
+inline Bitboard attacks_bb(PieceType type, Square s, Bitboard occupied) {
+  switch (type) {
+    case kKnight: return knight_attacks(s);
+    case kBishop: return bishop_attacks(s, occupied);
+    case kRook: return rook_attacks(s, occupied);
+    case kQueen: return queen_attacks(s, occupied);
+    case kKing: return king_attacks(s);
+    default: return 0;
+  }
+}
 
 }  // namespace eboard::engine

@@ -25,6 +25,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <limits>
 #include <vector>
 
 #include "engine/board/movegen.h"
@@ -73,8 +74,12 @@ class HelpmateSearch {
   struct Child {
     Key key;  // of the position after `move`
     Move move;
+    int score;  // by the plan; kTaken once the walk has taken it
   };
+  static constexpr int kTaken = std::numeric_limits<int>::min();
   void push_unvisited(const MoveList& moves, std::vector<Child>& arena);
+  static std::int64_t take_best(std::vector<Child>& arena, std::uint32_t begin,
+                                std::uint32_t end);
   std::size_t visited_slot(Key key) const;
   bool visited(Key key) const;
   bool visit(Key key);  // inserts into the visited set; false when already there
