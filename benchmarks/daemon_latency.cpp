@@ -1,6 +1,6 @@
 // eboardd's end-to-end figures (issue 6 "How fast"; BENCHMARKS.md):
 //
-//   bench_daemon_latency latency [--pace-ms N] [--fsync always|interval|never] [--games G]
+//   bench_daemon_latency latency [--pace-ms N] [--fsync always|after-publish|interval|never] [--games G]
 //     This process is the DGT board: it holds the pty (simulators' PtyLink and
 //     DgtEmulator, the same code as `eboard-sim dgt`) and is also a consumer on the
 //     daemon's Unix socket. It plays the demo game statement by statement and, for every
@@ -43,13 +43,14 @@ using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
 namespace v1 = eboard::v1;
 
-pid_t spawn(const std::vector<std::string>& argv, bool quiet) {
+// `log`: a file for the child's stderr instead of /dev/null (quiet only).
+pid_t spawn(const std::vector<std::string>& argv, bool quiet, const std::string& log = "") {
   const pid_t pid = fork();
   if (pid == 0) {
     if (quiet) {
       const int null = ::open("/dev/null", O_WRONLY);
       ::dup2(null, 1);
-      ::dup2(null, 2);
+      ::dup2(log.empty() ? null : ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600), 2);
     }
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
@@ -94,7 +95,7 @@ int latency(int pace_ms, const std::string& fsync, int games) {
   const pid_t daemon = spawn({bin + "/eboardd", "--board", "b1=dgt:" + dir + "/board.pty", "--listen",
                               "unix:" + dir + "/s.sock", "--journal", dir, "--journal-fsync", fsync,
                               "--runtime-dir", dir},
-                             true);
+                             true, dir + "/eboardd.log");
   const int consumer = connect_unix(dir + "/s.sock", 10s);
   if (consumer < 0) return 1;
   std::vector<double> samples;
@@ -102,6 +103,12 @@ int latency(int pace_ms, const std::string& fsync, int games) {
     samples.push_back(std::chrono::duration<double, std::micro>(press.received - press.written).count());
   }
   stop(daemon);
+  // Under after-publish the daemon says at shutdown how many events had to wait for a
+  // seq reservation's sync (daemon/core/seq_reservation.h); they should be none.
+  std::ifstream log(dir + "/eboardd.log");
+  for (std::string line; std::getline(log, line);) {
+    if (line.find("seq reservation") != std::string::npos) std::printf("daemon: %s\n", line.c_str());
+  }
   using eboard::bench::percentile;
   std::printf("latency: pace %d ms, fsync %s, %d games, %zu presses: p50 %.0f us, p90 %.0f us, "
               "p99 %.0f us, max %.0f us\n",
@@ -188,7 +195,7 @@ int main(int argc, char** argv) {
   }
   if (mode == "latency") return latency(pace_ms, fsync, games);
   if (mode == "load") return load(boards, seconds);
-  std::cerr << "usage: bench_daemon_latency latency [--pace-ms N] [--fsync always|interval|never] [--games G]\n"
+  std::cerr << "usage: bench_daemon_latency latency [--pace-ms N] [--fsync always|after-publish|interval|never] [--games G]\n"
                "       bench_daemon_latency load [--boards N] [--seconds S]\n";
   return 2;
 }

@@ -41,6 +41,10 @@ enum class FsyncPolicy : std::uint8_t {
   kAlways,    // fdatasync after every record: nothing acknowledged is ever lost (default)
   kInterval,  // at most once a second: a power cut may lose the last second
   kNever,     // leave it to the kernel (tests, benchmarks)
+  // Written before it is published, published at once, synced by the worker right after
+  // (group commit); seqs are reserved ahead durably so a power cut never makes a seen seq
+  // mean another event (seq_reservation.h). Latency of kInterval, seq promise of kAlways.
+  kAfterPublish,
 };
 
 enum class PrintFormat : std::uint8_t { kNone, kText, kJson };
@@ -53,6 +57,8 @@ struct DaemonConfig {
   std::vector<ListenAddress> listen;
   std::string journal_dir;          // "" = no journal (the demo unless --journal is given)
   FsyncPolicy fsync = FsyncPolicy::kAlways;
+  // Where the kernel's boot id is read (seq_reservation.h); a test seam for "rebooted".
+  std::string boot_id_file = "/proc/sys/kernel/random/boot_id";
   std::string control_token;        // read from --control-token-file; "" = no TCP control
   double demo_speed = 10.0;
   double sim_speed = 1.0;

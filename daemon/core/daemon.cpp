@@ -154,6 +154,11 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
   asio::io_context io(1);
   hub.set_group_commit([&io](std::function<void()> task) { asio::post(io, std::move(task)); });
   const SteadyTime epoch = clock.now();
+  const std::string boot_id = read_boot_id(config.boot_id_file);
+  if (config.fsync == FsyncPolicy::kAfterPublish && boot_id.empty()) {
+    log << "<4>eboardd: " << config.boot_id_file
+        << ": no boot id; an unclean stop will count as a power cut (seqs skipped)\n";
+  }
 
   std::vector<Board> boards(config.boards.size());
   for (std::size_t i = 0; i < boards.size(); ++i) {
@@ -178,6 +183,15 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
                                                         : "no game in progress"));
       }
       hub.attach_journal(i, std::move(journal).value(), recovered);
+      if (config.fsync == FsyncPolicy::kAfterPublish) {
+        auto start = hub.reserve_seqs(i, boot_id);
+        if (!start) return fail("board " + board.config.name + ": " + start.error());
+        if (start->lost) {
+          log << "<4>eboardd: board " << board.config.name << ": seqs " << start->lost->first << ".."
+              << start->lost->second << " may have been published and are lost: " << start->reason
+              << "; numbering continues at " << start->next_seq << "\n";
+        }
+      }
     }
     board.session = std::make_unique<BoardSession>(
         board.config.name, setup.value(), board.config.spec.white,
@@ -288,7 +302,10 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
     board.link->stop();
     if (board.sim) board.sim->stop();
   }
-  hub.sync_journals();
+  hub.close();
+  if (config.fsync == FsyncPolicy::kAfterPublish) {
+    say(std::to_string(hub.reservation_waits()) + " event(s) waited for a seq reservation sync");
+  }
   if (runtime_created) {
     std::error_code ignored;
     std::filesystem::remove_all(runtime, ignored);

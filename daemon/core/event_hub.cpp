@@ -1,5 +1,7 @@
 #include "daemon/core/event_hub.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <iostream>
 
@@ -59,7 +61,8 @@ std::uint32_t EventHub::publish(std::size_t board, eboard::v1::Event event) {
   scratch_.clear();
   event.SerializeToString(&scratch_);
   if (b.journal) {
-    if (auto error = b.journal->append(event.seq(), scratch_)) {
+    const auto jump = event.has_seqs_lost() ? Journal::SeqJump::kSeqsLost : Journal::SeqJump::kNone;
+    if (auto error = b.journal->append(event.seq(), scratch_, jump)) {
       std::cerr << "<3>eboardd: board " << event.board_id() << ": journal: " << error->message
                 << "\n";
     }
@@ -67,11 +70,13 @@ std::uint32_t EventHub::publish(std::size_t board, eboard::v1::Event event) {
   b.state.apply(event);
   auto frame = std::make_shared<const std::string>(frame_from_event_bytes(scratch_));
   const std::uint32_t seq = event.seq();
+  const bool waits = b.reservation && reserve_ahead(board, seq);
   if (!post_) {
     deliver(board, event, frame);
     return seq;
   }
   pending_.events.push_back(Pending{board, std::move(event), std::move(frame)});
+  pending_.waits_for_reservation = pending_.waits_for_reservation || waits;
   if (!flush_scheduled_) {
     flush_scheduled_ = true;
     post_([this] { flush(); });
@@ -99,21 +104,105 @@ void EventHub::when_published(std::function<void()> then) {
 
 void EventHub::flush() {
   flush_scheduled_ = false;
-  std::vector<int> fds;
+  std::vector<int> fds;        // synced before the batch is delivered (kAlways)
+  std::vector<int> after_fds;  // synced right after it (kAfterPublish)
   for (Board& b : boards_) {
     if (!b.journal) continue;
-    if (const int fd = b.journal->claim_sync(true); fd >= 0) fds.push_back(fd);
+    if (const int fd = b.journal->claim_sync(true); fd >= 0) {
+      (b.journal->policy() == FsyncPolicy::kAfterPublish ? after_fds : fds).push_back(fd);
+    }
   }
   Batch batch;
   std::swap(batch, pending_);
-  if (fds.empty() && in_flight_.empty()) {
+  if (fds.empty() && !batch.waits_for_reservation && in_flight_.empty()) {
     deliver(batch);
+    if (!after_fds.empty()) worker_->submit(std::move(after_fds), nullptr);
     extend_journals_when_calm();
     return;
   }
-  // Even a batch without a sync of its own waits for the ones before it (seq order).
+  // Even a batch without a sync of its own waits for the ones before it (seq order). One
+  // waiting for a reservation is behind that write in the worker's queue (reserve_ahead
+  // submitted it before this), so its completion means the reservation is on the disk.
+  fds.insert(fds.end(), after_fds.begin(), after_fds.end());
   in_flight_.push_back(std::move(batch));
   worker_->submit(std::move(fds), [this] { post_([this] { complete_front(); }); });
+}
+
+Result<SeqStart> EventHub::reserve_seqs(std::size_t board, const std::string& boot_id) {
+  Board& b = boards_[board];
+  if (!b.journal) return Error{"board " + board_id(board) + ": seq reservation without a journal"};
+  const std::string path = reservation_path(b.journal->path());
+  const ReservationRead read = read_reservation(path);
+  SeqStart start = decide_seq_start(b.last_seq, read, boot_id);
+  // Covers the seqsLost event too; on the disk before anything is published.
+  const SeqReservation first{start.next_seq + kReserveAhead, boot_id, false};
+  if (auto error = write_reservation(path, first)) return *error;
+  b.reservation = Board::Reservation{path, boot_id, first.reserved, first.reserved};
+  b.last_seq = start.next_seq - 1;
+  if (start.lost) {
+    eboard::v1::Event gap;
+    // Public: a broadcast consumer resuming from a lost seq must see why it is missing.
+    gap.set_visibility(eboard::v1::VISIBILITY_PUBLIC);
+    gap.set_game_id(b.state.snapshot().game_id());
+    gap.set_rules(b.state.snapshot().rules());
+    auto* lost = gap.mutable_seqs_lost();
+    lost->set_first_seq(start.lost->first);
+    lost->set_last_seq(start.lost->second);
+    lost->set_reason(start.reason);
+    publish(board, std::move(gap));
+  }
+  return start;
+}
+
+bool EventHub::reserve_ahead(std::size_t board, std::uint32_t seq) {
+  Board::Reservation& r = *boards_[board].reservation;
+  if (seq + kRaiseMargin > r.requested) {
+    r.requested = seq + kReserveAhead;
+    const SeqReservation record{r.requested, r.boot_id, false};
+    if (!worker_) {
+      reservation_written(board, record.reserved, write_reservation(r.path, record));
+    } else {
+      worker_->submit({}, [this, board, path = r.path, record] {
+        auto error = write_reservation(path, record);
+        post_([this, board, record, error] { reservation_written(board, record.reserved, error); });
+      });
+    }
+  }
+  if (seq <= r.durable) return false;
+  ++reservation_waits_;
+  return true;
+}
+
+void EventHub::reservation_written(std::size_t board, std::uint32_t reserved,
+                                   const std::optional<Error>& error) {
+  Board::Reservation& r = *boards_[board].reservation;
+  if (error) {
+    // Events above the durable reservation still go out once their batch's sync is done
+    // (as under kAlways with a failed sync); the next publish asks again.
+    std::cerr << "<3>eboardd: board " << board_id(board) << ": seq reservation: " << error->message
+              << "\n";
+    if (r.requested == reserved) r.requested = r.durable;
+    return;
+  }
+  r.durable = std::max(r.durable, reserved);
+}
+
+void EventHub::close() {
+  worker_.reset();  // finishes the queued syncs and reservation writes
+  post_ = nullptr;
+  bool synced = true;
+  for (Board& b : boards_) {
+    if (!b.journal) continue;
+    b.journal->defer_sync(false);
+    if (const int fd = b.journal->claim_sync(false); fd >= 0) synced = ::fdatasync(fd) == 0 && synced;
+  }
+  for (std::size_t i = 0; i < boards_.size(); ++i) {
+    Board& b = boards_[i];
+    if (!b.reservation || !synced) continue;
+    if (auto error = write_reservation(b.reservation->path, SeqReservation{b.last_seq, b.reservation->boot_id, true})) {
+      std::cerr << "<3>eboardd: board " << board_id(i) << ": clean-close mark: " << error->message << "\n";
+    }
+  }
 }
 
 void EventHub::complete_front() {

@@ -19,6 +19,7 @@
 
 #include "daemon/core/board_state.h"
 #include "daemon/core/journal.h"
+#include "daemon/core/seq_reservation.h"
 #include "daemon/core/sync_worker.h"
 #include "eboard/v1/event.pb.h"
 
@@ -46,6 +47,10 @@ class EventHub {
   // serves every other board and consumer meanwhile. A batch that needs no sync and has
   // no batch before it in flight is delivered at once. `post` must be thread-safe
   // (asio::post). Without group commit (tests) listeners are called at once.
+  // Under FsyncPolicy::kAfterPublish a batch is delivered when it is closed and its
+  // journals' sync is handed to the worker after that (publish first, sync right after),
+  // unless it holds a seq above the board's durable reservation (reserve_seqs): then it
+  // waits for the worker like a kAlways batch (counted in reservation_waits()).
   using Post = std::function<void(std::function<void()>)>;
   void set_group_commit(Post post);
 
@@ -56,6 +61,21 @@ class EventHub {
   // Installs a board's journal and folds its stored events into the board's state, so
   // numbering continues after them. Call before publishing on that board.
   void attach_journal(std::size_t board, Journal journal, const BoardState& recovered);
+
+  // For a journal opened with kAfterPublish (call after attach_journal, before the loop
+  // runs; it writes and syncs here): reads the board's seq reservation, decides where
+  // numbering continues (seq_reservation.h decide_seq_start), reserves kReserveAhead seqs
+  // beyond it durably and, when seqs may have been lost, publishes the seqsLost event as
+  // the board's first new event. From then on publish() keeps the reservation ahead.
+  Result<SeqStart> reserve_seqs(std::size_t board, const std::string& boot_id);
+  // Events that had to wait for their reservation's sync (should stay 0: the raise comes
+  // kRaiseMargin seqs early).
+  std::uint64_t reservation_waits() const { return reservation_waits_; }
+
+  // Clean shutdown, after the loop stopped: finishes the worker's queue, syncs every
+  // journal here, then marks each seq reservation clean (the next start continues at
+  // last_seq + 1 whatever the boot id). Publishing afterwards syncs inline.
+  void close();
 
   // Gives the event its seq and board id, journals it, folds it and fans it out.
   // Returns the seq. A journal write error is logged and the event still published: the
@@ -82,6 +102,13 @@ class EventHub {
     std::uint32_t last_seq = 0;
     std::optional<Journal> journal;
     BoardState state;
+    struct Reservation {
+      std::string path;
+      std::string boot_id;
+      std::uint32_t durable = 0;    // on the disk: seqs up to this may be published
+      std::uint32_t requested = 0;  // written or being written by the worker
+    };
+    std::optional<Reservation> reservation;
   };
   struct Pending {
     std::size_t board;
@@ -91,12 +118,17 @@ class EventHub {
   struct Batch {
     std::vector<Pending> events;
     std::vector<std::function<void()>> then;  // when_published() callbacks
+    bool waits_for_reservation = false;
   };
   void deliver(std::size_t board, const eboard::v1::Event& event, const SharedBytes& frame);
   void deliver(Batch& batch);
   void flush();
   void complete_front();
   void extend_journals_when_calm();
+  // Raises the board's reservation when `seq` comes near it; true when `seq` is above
+  // the durable one (its batch must wait for the worker).
+  bool reserve_ahead(std::size_t board, std::uint32_t seq);
+  void reservation_written(std::size_t board, std::uint32_t reserved, const std::optional<Error>& error);
 
   std::vector<Board> boards_;
   std::vector<EventListener*> listeners_;
@@ -104,6 +136,7 @@ class EventHub {
   Batch pending_;               // written, not yet handed to the worker
   std::deque<Batch> in_flight_;  // handed to the worker, in order
   bool flush_scheduled_ = false;
+  std::uint64_t reservation_waits_ = 0;
   std::string scratch_;
   // Destroyed first: joins after finishing queued syncs, while the journals are open.
   std::unique_ptr<SyncWorker> worker_;

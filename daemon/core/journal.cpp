@@ -77,6 +77,14 @@ bool write_zeros_at(int fd, std::uint64_t offset, std::uint64_t count) {
   return true;
 }
 
+// The one seq jump the chain allows (journal.h): a seqsLost event declaring exactly the
+// seqs between the previous record and itself.
+bool declares_gap(const eboard::v1::Event& event, std::uint32_t previous) {
+  return event.has_seqs_lost() && event.seq() > previous + 1 &&
+         event.seqs_lost().first_seq() == previous + 1 &&
+         event.seqs_lost().last_seq() == event.seq() - 1;
+}
+
 }  // namespace
 
 std::string encode_journal_record(std::string_view event_bytes) {
@@ -120,12 +128,12 @@ Result<Journal> Journal::open(const std::string& path, FsyncPolicy policy, const
       problem = "record does not parse as an Event";
       break;
     }
-    if (event.seq() != journal.last_seq() + 1) {
+    if (event.seq() != journal.last_seq() + 1 && !declares_gap(event, journal.last_seq())) {
       problem = "seq " + std::to_string(event.seq()) + " follows " +
                 std::to_string(journal.last_seq());
       break;
     }
-    journal.offsets_.push_back(pos);
+    journal.add_record(event.seq(), pos);
     visit(event);
     pos = cursor + *length + 4;
   }
@@ -159,7 +167,9 @@ Journal::Journal(Journal&& other) noexcept
     : fd_(other.fd_),
       path_(std::move(other.path_)),
       policy_(other.policy_),
+      runs_(std::move(other.runs_)),
       offsets_(std::move(other.offsets_)),
+      last_seq_(other.last_seq_),
       end_(other.end_),
       allocated_(other.allocated_),
       dirty_(other.dirty_),
@@ -173,7 +183,9 @@ Journal& Journal::operator=(Journal&& other) noexcept {
     fd_ = other.fd_;
     path_ = std::move(other.path_);
     policy_ = other.policy_;
+    runs_ = std::move(other.runs_);
     offsets_ = std::move(other.offsets_);
+    last_seq_ = other.last_seq_;
     end_ = other.end_;
     allocated_ = other.allocated_;
     dirty_ = other.dirty_;
@@ -190,8 +202,26 @@ Journal::~Journal() {
   }
 }
 
-std::optional<Error> Journal::append(std::uint32_t seq, std::string_view event_bytes) {
-  if (seq != last_seq() + 1) {
+void Journal::add_record(std::uint32_t seq, std::uint64_t offset) {
+  if (runs_.empty() || seq != last_seq_ + 1) runs_.push_back(Run{seq, offsets_.size()});
+  offsets_.push_back(offset);
+  last_seq_ = seq;
+}
+
+std::size_t Journal::index_at_or_after(std::uint32_t seq) const {
+  for (std::size_t r = runs_.size(); r-- > 0;) {
+    const Run& run = runs_[r];
+    if (seq < run.first_seq) continue;
+    const std::size_t run_end = r + 1 < runs_.size() ? runs_[r + 1].first_index : offsets_.size();
+    const std::uint64_t index = run.first_index + std::uint64_t{seq - run.first_seq};
+    // Past this run: in the gap before the next one (its first record) or past the end.
+    return index < run_end ? static_cast<std::size_t>(index) : run_end;
+  }
+  return 0;
+}
+
+std::optional<Error> Journal::append(std::uint32_t seq, std::string_view event_bytes, SeqJump jump) {
+  if (seq != last_seq() + 1 && !(jump == SeqJump::kSeqsLost && seq > last_seq() + 1)) {
     return Error{path_ + ": seq " + std::to_string(seq) + " after " + std::to_string(last_seq())};
   }
   const std::string record = encode_journal_record(event_bytes);
@@ -201,7 +231,7 @@ std::optional<Error> Journal::append(std::uint32_t seq, std::string_view event_b
     write_zeros_at(fd_, end_, record.size());
     return Error{path_ + ": write: " + error};
   }
-  offsets_.push_back(end_);
+  add_record(seq, end_);
   end_ += record.size();
   // Past the zero tail (a burst longer than it, or extend() failed): the file grew like
   // an old-format journal; correct, only this record's sync is the slower kind.
@@ -209,7 +239,9 @@ std::optional<Error> Journal::append(std::uint32_t seq, std::string_view event_b
   // Without the hub's deferral nobody picks a calm moment: extend here, before the sync
   // that then covers both.
   if (!defer_ && wants_extension()) extend();
-  if (policy_ == FsyncPolicy::kAlways && !defer_) {
+  // Without the hub (no group commit), after-publish has nobody to publish first: it syncs
+  // like always.
+  if ((policy_ == FsyncPolicy::kAlways || policy_ == FsyncPolicy::kAfterPublish) && !defer_) {
     ::fdatasync(fd_);
   } else {
     dirty_ = true;
@@ -222,8 +254,11 @@ std::vector<std::string> Journal::read_range(std::uint32_t from, std::uint32_t t
   if (from == 0) from = 1;
   to = std::min(to, last_seq());
   if (from > to) return events;
-  const std::uint64_t begin = offsets_[from - 1];
-  const std::uint64_t end = to < last_seq() ? offsets_[to] : end_;
+  const std::size_t first = index_at_or_after(from);
+  const std::size_t stop = to == last_seq() ? offsets_.size() : index_at_or_after(to + 1);
+  if (first >= stop) return events;
+  const std::uint64_t begin = offsets_[first];
+  const std::uint64_t end = stop < offsets_.size() ? offsets_[stop] : end_;
   std::string bytes(end - begin, '\0');
   std::size_t got = 0;
   while (got < bytes.size()) {
@@ -234,7 +269,7 @@ std::vector<std::string> Journal::read_range(std::uint32_t from, std::uint32_t t
     got += static_cast<std::size_t>(n);
   }
   std::size_t pos = 0;
-  for (std::uint32_t seq = from; seq <= to; ++seq) {
+  for (std::size_t index = first; index < stop; ++index) {
     const auto length = get_varint(bytes, pos);
     if (!length || pos + *length + 4 > bytes.size()) break;
     const std::string_view payload(bytes.data() + pos, *length);

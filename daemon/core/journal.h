@@ -24,6 +24,11 @@
 // length; every non-zero byte from there on is overwritten with zeros (synced) and
 // reported. It never throws and never refuses to start because of a damaged tail.
 //
+// Seq gaps: the chain is seq = previous + 1, with one exception, a `seqsLost` event
+// (seq_reservation.h: after a power cut under `after-publish`, numbering continues above
+// the durable reservation) whose seq is its last_seq + 1 and whose first_seq is the
+// previous record's seq + 1. A replay from a seq inside such a gap starts at that event.
+//
 // The journal keeps only the file offset of each record in memory, so a long history
 // costs 8 bytes an event; replays for `subscribe.from_seq` read the file with pread at
 // those (logical) offsets. Writes are plain pwrite(2) on the event-loop thread: a record
@@ -60,22 +65,28 @@ class Journal {
   ~Journal();
 
   // The seq of the last record (0: empty).
-  std::uint32_t last_seq() const { return static_cast<std::uint32_t>(offsets_.size()); }
-  // Appends the record of an event already serialised; `seq` must be last_seq() + 1.
-  std::optional<Error> append(std::uint32_t seq, std::string_view event_bytes);
-  // The binary Events with seq in [from, to], as stored (checksums verified).
+  std::uint32_t last_seq() const { return last_seq_; }
+  // Appends the record of an event already serialised; `seq` must be last_seq() + 1, or
+  // larger for the seqsLost event that declares the gap (SeqJump::kSeqsLost).
+  enum class SeqJump : std::uint8_t { kNone, kSeqsLost };
+  std::optional<Error> append(std::uint32_t seq, std::string_view event_bytes,
+                              SeqJump jump = SeqJump::kNone);
+  // The binary Events with seq in [from, to], as stored (checksums verified); seqs in a
+  // gap are skipped.
   std::vector<std::string> read_range(std::uint32_t from, std::uint32_t to) const;
   // fdatasync if records were written since the last sync (on this thread).
   void sync_if_dirty();
   // Group commit with the sync off the loop (event_hub.h, sync_worker.h): with deferral
   // on, append() only writes; the hub then claims the file to sync. claim_sync() returns
   // the fd to fdatasync when records were written since the last claim (for a batch,
-  // `for_batch`, only under kAlways; the interval timer claims under any policy but
-  // kNever), else -1, and clears the mark. The fd stays open while the journal lives.
+  // `for_batch`, only under kAlways and kAfterPublish; the interval timer and shutdown
+  // claim under any policy but kNever), else -1, and clears the mark. The fd stays open while the journal lives.
   void defer_sync(bool on) { defer_ = on; }
   int claim_sync(bool for_batch) {
     if (!dirty_ || fd_ < 0 || policy_ == FsyncPolicy::kNever) return -1;
-    if (for_batch && policy_ != FsyncPolicy::kAlways) return -1;
+    if (for_batch && policy_ != FsyncPolicy::kAlways && policy_ != FsyncPolicy::kAfterPublish) {
+      return -1;
+    }
     dirty_ = false;
     return fd_;
   }
@@ -101,7 +112,19 @@ class Journal {
   int fd_ = -1;
   std::string path_;
   FsyncPolicy policy_ = FsyncPolicy::kAlways;
-  std::vector<std::uint64_t> offsets_;  // offsets_[seq - 1]: where record `seq` starts
+  // Index of the first record with seq >= `seq` (records_count() when none).
+  std::size_t index_at_or_after(std::uint32_t seq) const;
+  void add_record(std::uint32_t seq, std::uint64_t offset);
+
+  // A run of consecutive seqs: record `first_index + k` has seq `first_seq + k`. One run
+  // per seqsLost gap plus the first, so the lookup is a short scan.
+  struct Run {
+    std::uint32_t first_seq;
+    std::size_t first_index;
+  };
+  std::vector<Run> runs_;
+  std::vector<std::uint64_t> offsets_;  // where each record starts, in file order
+  std::uint32_t last_seq_ = 0;
   std::uint64_t end_ = 0;        // logical end: the next record goes here
   std::uint64_t allocated_ = 0;  // file size; [end_, allocated_) holds written zeros
   bool dirty_ = false;

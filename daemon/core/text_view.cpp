@@ -130,6 +130,12 @@ std::string event_line(const v1::Event& e) {
            << (times ? clock_text(m.model_value()) : std::to_string(m.model_value()));
       break;
     }
+    case v1::Event::kSeqsLost:
+      // The gap a power cut left under --journal-fsync after-publish (seq_reservation.h).
+      line << " seqs " << e.seqs_lost().first_seq() << ".." << e.seqs_lost().last_seq()
+           << " may have been published before a power cut and are lost ("
+           << e.seqs_lost().reason() << ")";
+      break;
     case v1::Event::kDeviceStatus:
       line << " " << v1::DeviceState_Name(e.device_status().state()) << " "
            << e.device_status().detail();

@@ -91,6 +91,19 @@ TEST(Config, DefaultsForAServiceAndForTheDemo) {
   EXPECT_EQ(demo->config.demo_speed, 10.0);
 }
 
+TEST(Config, JournalFsyncPoliciesAndBootIdFile) {
+  auto parsed = parse({"--board", "b1=dgt:/dev/a", "--journal-fsync", "after-publish",
+                       "--boot-id-file", "/tmp/boot"});
+  ASSERT_TRUE(parsed.ok()) << parsed.error();
+  EXPECT_EQ(parsed->config.fsync, FsyncPolicy::kAfterPublish);
+  EXPECT_EQ(parsed->config.boot_id_file, "/tmp/boot");
+  EXPECT_EQ(parse({"--board", "b1=dgt:/dev/a"})->config.boot_id_file, "/proc/sys/kernel/random/boot_id");
+  auto bad = parse({"--board", "b1=dgt:/dev/a", "--journal-fsync", "afterpublish"});
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().find("after-publish"), std::string::npos) << bad.error();
+  EXPECT_NE(config_help().find("after-publish"), std::string::npos);
+}
+
 TEST(Config, FileAndCommandLineShareNames) {
   const std::string path = temp_file("eboardd_ok.conf",
                                      "# comment\nboard = b1=dgt:/dev/a\nboard = b2=dgt:/dev/b\n"

@@ -153,6 +153,67 @@ TEST_F(EventHubSyncTest, ZeroTailIsExtendedAfterTheBatchNotBeforeIt) {
   EXPECT_EQ(hub.replay(0, 1).size(), 2u);
 }
 
+// after-publish: the batch is handed to the listeners by the task that closes it, before
+// its sync is even queued; no worker completion is needed (under always, the first test
+// above, nothing is published by that task).
+TEST_F(EventHubSyncTest, AfterPublishBatchIsPublishedBeforeItsSync) {
+  Loop loop;
+  EventHub hub({"a", "b"});
+  hub.set_group_commit([&loop](std::function<void()> task) { loop.post(std::move(task)); });
+  attach(hub, 0, FsyncPolicy::kAfterPublish);
+  attach(hub, 1, FsyncPolicy::kAfterPublish);
+  ASSERT_TRUE(hub.reserve_seqs(0, "boot").ok());
+  ASSERT_TRUE(hub.reserve_seqs(1, "boot").ok());
+  Recorder recorder;
+  hub.add_listener(&recorder);
+  hub.publish(0, clock_event());
+  hub.publish(1, clock_event());
+  hub.when_published([&] { recorder.seen.push_back("ack"); });
+  EXPECT_EQ(loop.run(), 1u);  // only the closing task ran
+  EXPECT_EQ(recorder.seen, (std::vector<std::string>{"0:1", "1:1", "ack"}));
+  hub.publish(0, clock_event());
+  EXPECT_EQ(loop.run(), 1u);
+  EXPECT_EQ(recorder.seen.back(), "0:2");
+  EXPECT_EQ(hub.reservation_waits(), 0u);
+  EXPECT_EQ(hub.replay(0, 1).size(), 2u);
+  hub.close();  // the queued syncs finish; then the clean mark
+  EXPECT_TRUE(read_reservation(reservation_path(dir_ + "/0.journal")).reservation.clean);
+}
+
+// A seq above the durable reservation is not published until the worker has written the
+// raised one: the whole reservation (kReserveAhead) used up inside one handler, before the
+// loop could learn that any raise is on the disk.
+TEST_F(EventHubSyncTest, AfterPublishEventAboveTheReservationWaitsForIt) {
+  Loop loop;
+  EventHub hub({"a"});
+  hub.set_group_commit([&loop](std::function<void()> task) { loop.post(std::move(task)); });
+  attach(hub, 0, FsyncPolicy::kAfterPublish);
+  ASSERT_TRUE(hub.reserve_seqs(0, "boot").ok());
+  const std::string sidecar = reservation_path(dir_ + "/0.journal");
+  const std::uint32_t first = read_reservation(sidecar).reservation.reserved;
+  struct Checker final : EventListener {
+    std::string path;
+    std::uint32_t last = 0;
+    int above = 0;
+    void on_event(std::size_t, const v1::Event& e, const SharedBytes&) override {
+      last = e.seq();
+      if (e.seq() > read_reservation(path).reservation.reserved) ++above;
+    }
+  } checker;
+  checker.path = sidecar;
+  hub.add_listener(&checker);
+  for (std::uint32_t i = 0; i < first + 10; ++i) hub.publish(0, clock_event());
+  EXPECT_EQ(hub.reservation_waits(), 10u);
+  // Closes the batch (it must wait for the worker); the worker may have posted a raise's
+  // completion already, which runs after it. The batch's own completion cannot be queued
+  // yet: its sync is handed over by the closing task.
+  EXPECT_GE(loop.run(), 1u);
+  EXPECT_EQ(checker.last, 0u) << "published above the durable reservation";
+  while (checker.last < first + 10) ASSERT_GT(loop.run(true), 0u) << "the worker never finished";
+  EXPECT_EQ(checker.above, 0) << "an event was out before its reservation was on the disk";
+  EXPECT_GT(read_reservation(sidecar).reservation.reserved, first + 10);
+}
+
 TEST_F(EventHubSyncTest, WhenPublishedRunsAtOnceWithNothingWaiting) {
   EventHub hub({"a"});
   bool ran = false;

@@ -207,5 +207,74 @@ TEST_F(JournalTest, GarbageOnlyFileLoadsEmpty) {
   EXPECT_FALSE(warning.empty());
 }
 
+// The one seq jump a journal accepts: a seqsLost event naming exactly the seqs it skips
+// (seq_reservation.h, after a power cut under --journal-fsync after-publish).
+std::string gap_bytes(std::uint32_t first, std::uint32_t last) {
+  eboard::v1::Event event;
+  event.set_board_id("b1");
+  event.set_seq(last + 1);
+  event.mutable_seqs_lost()->set_first_seq(first);
+  event.mutable_seqs_lost()->set_last_seq(last);
+  return event.SerializeAsString();
+}
+
+TEST_F(JournalTest, SeqsLostGapLoadsAndReplaysFromInsideIt) {
+  {
+    std::vector<std::uint32_t> seen;
+    std::string warning;
+    Journal journal = open(seen, warning);
+    for (std::uint32_t seq = 1; seq <= 3; ++seq) ASSERT_FALSE(journal.append(seq, event_bytes(seq)).has_value());
+    EXPECT_TRUE(journal.append(2000, gap_bytes(4, 1999)).has_value()) << "a jump needs SeqJump::kSeqsLost";
+    ASSERT_FALSE(journal.append(2000, gap_bytes(4, 1999), Journal::SeqJump::kSeqsLost).has_value());
+    ASSERT_FALSE(journal.append(2001, event_bytes(2001)).has_value());
+    EXPECT_TRUE(journal.append(2003, event_bytes(2003)).has_value()) << "only the gap event may jump";
+  }
+  std::vector<std::uint32_t> seen;
+  std::string warning;
+  Journal journal = open(seen, warning);
+  EXPECT_TRUE(warning.empty()) << warning;
+  EXPECT_EQ(seen, (std::vector<std::uint32_t>{1, 2, 3, 2000, 2001}));
+  EXPECT_EQ(journal.last_seq(), 2001u);
+  // From inside the gap: the gap event first (it says why), then what follows it.
+  EXPECT_EQ(journal.read_range(4, 2001), (std::vector<std::string>{gap_bytes(4, 1999), event_bytes(2001)}));
+  EXPECT_EQ(journal.read_range(1999, 2001).size(), 2u);
+  EXPECT_EQ(journal.read_range(2001, 2001), std::vector<std::string>{event_bytes(2001)});
+  EXPECT_EQ(journal.read_range(2, 3), (std::vector<std::string>{event_bytes(2), event_bytes(3)}));
+  EXPECT_EQ(journal.read_range(3, 100).size(), 1u);  // the range ends inside the gap
+  EXPECT_EQ(journal.read_range(1, 2001).size(), 5u);
+  ASSERT_FALSE(journal.append(2002, event_bytes(2002)).has_value());
+  EXPECT_EQ(journal.read_range(2002, 2002), std::vector<std::string>{event_bytes(2002)});
+}
+
+TEST_F(JournalTest, TornTailAfterAGapIsCutOff) {
+  std::string bytes;
+  for (std::uint32_t seq = 1; seq <= 2; ++seq) bytes += encode_journal_record(event_bytes(seq));
+  bytes += encode_journal_record(gap_bytes(3, 500));
+  const std::uint64_t good = bytes.size() + encode_journal_record(event_bytes(502)).size();
+  bytes += encode_journal_record(event_bytes(502));
+  const std::string torn = encode_journal_record(event_bytes(503));
+  bytes += torn.substr(0, torn.size() - 2);
+  std::ofstream(path_, std::ios::binary) << bytes;
+  std::vector<std::uint32_t> seen;
+  std::string warning;
+  Journal journal = open(seen, warning);
+  EXPECT_EQ(seen, (std::vector<std::uint32_t>{1, 2, 501, 502}));
+  EXPECT_NE(warning.find("after seq 502"), std::string::npos) << warning;
+  EXPECT_EQ(contents().find_last_not_of('\0') + 1, good);
+  ASSERT_FALSE(journal.append(503, event_bytes(503)).has_value());
+}
+
+TEST_F(JournalTest, JumpThatIsNotADeclaredGapBreaksTheChain) {
+  std::string bytes = encode_journal_record(event_bytes(1));
+  bytes += encode_journal_record(gap_bytes(3, 9));  // claims 3..9, but 2 is missing too
+  bytes += encode_journal_record(event_bytes(11));
+  std::ofstream(path_, std::ios::binary) << bytes;
+  std::vector<std::uint32_t> seen;
+  std::string warning;
+  Journal journal = open(seen, warning);
+  EXPECT_EQ(seen, (std::vector<std::uint32_t>{1}));
+  EXPECT_NE(warning.find("seq 10 follows 1"), std::string::npos) << warning;
+}
+
 }  // namespace
 }  // namespace eboard::daemon
