@@ -1,6 +1,7 @@
 #include "engine/rules/mate_search.h"
 
 #include "engine/rules/mate_order.h"
+#include "engine/rules/mate_walk.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -90,33 +91,37 @@ void HelpmateSearch::tt_store(Key key, int depth, int discrepancies) {
   e = TtEntry{check, now, std::uint8_t(std::min(depth, 255)), std::uint8_t(discrepancies)};
 }
 
-bool HelpmateSearch::mate_in_one(const MoveList& moves) {
-  const Square their_king = pos_.king_square(~winner_);
+bool has_mate_in_one(Position& pos, Color winner, const MoveList& moves, Move* mating) {
+  const Square their_king = pos.king_square(~winner);
   for (Move m : moves) {
-    if (!may_check(pos_, m, their_king)) continue;
-    pos_.make(m);
-    const bool mate = is_checkmate(pos_);
-    pos_.unmake(m);
+    if (!may_check(pos, m, their_king)) continue;
+    pos.make(m);
+    const bool mate = is_checkmate(pos);
+    pos.unmake(m);
     if (mate) {
-      line_.push_back(m);
+      if (mating) *mating = m;
       return true;
     }
   }
   return false;
 }
 
-// Every move of the loser (to move here) lets the winner mate at once.
-bool HelpmateSearch::forced_mate_in_one(const MoveList& loser_moves) {
-  const std::size_t line_size = line_.size();
+bool every_move_allows_mate_in_one(Position& pos, Color winner, const MoveList& loser_moves) {
   for (Move m : loser_moves) {
-    pos_.make(m);
+    pos.make(m);
     MoveList replies;
-    generate_legal(pos_, replies);
-    const bool mates = mate_in_one(replies);
-    pos_.unmake(m);
-    line_.resize(line_size);
+    generate_legal(pos, replies);
+    const bool mates = has_mate_in_one(pos, winner, replies);
+    pos.unmake(m);
     if (!mates) return false;
   }
+  return true;
+}
+
+bool HelpmateSearch::mate_in_one(const MoveList& moves) {
+  Move mating;
+  if (!has_mate_in_one(pos_, winner_, moves, &mating)) return false;
+  line_.push_back(mating);
   return true;
 }
 
@@ -144,7 +149,7 @@ bool HelpmateSearch::lds(int depth, int discrepancies, int ply) {
   const Key key = pos_.key();
   if (use_tt_ && tt_failed(key, depth, discrepancies)) return false;
   if (goal_ == SearchGoal::kForcedMateInOne) {
-    if (us != winner_ && forced_mate_in_one(moves)) return true;
+    if (us != winner_ && every_move_allows_mate_in_one(pos_, winner_, moves)) return true;
   } else if (us == winner_ && mate_in_one(moves)) {
     return true;
   }
@@ -230,6 +235,19 @@ SearchResult HelpmateSearch::find_helpmate(const Position& root, Color winner,
     result.outcome = SearchOutcome::kMateFound;
     result.line.assign(line_.rbegin(), line_.rend());
   }
+  return result;
+}
+
+SearchResult HelpmateSearch::explore_all(const Position& root, Color winner,
+                                         std::uint64_t node_limit, StaticProof prune,
+                                         SearchGoal goal) {
+  Square corners[4];
+  corner_candidates(root, winner, corners);
+  walk_.start(root, winner, corners[0], prune, goal);
+  SearchResult result;
+  result.outcome = walk_.run(node_limit);
+  result.nodes = walk_.nodes();
+  if (result.outcome == SearchOutcome::kMateFound) result.line = walk_.line();
   return result;
 }
 

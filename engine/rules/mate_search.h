@@ -14,10 +14,10 @@
 //   A tiny budget (quick mode) runs only short lines, without the table. Any line it
 //   returns is a proof of winnable (the tests replay every one); it never proves
 //   unwinnable.
-// * explore_all(): visits every position reachable from the root (a visited set, an
-//   explicit stack; children best-first by the plan's scores, which only decides how
-//   soon a mate is met), skipping positions that `statically_unwinnable` proves hopeless. If
-//   it finishes without meeting a mate of the loser, no mate is reachable: unwinnable.
+// * explore_all(): visits every position reachable from the root (an ExhaustiveWalk of
+//   mate_walk.h aimed at the best corner), skipping positions that `prune` proves
+//   hopeless. If it finishes without meeting a mate of the loser, no mate is reachable:
+//   unwinnable.
 // Keys are 64-bit Zobrist keys; a collision could hide a position (probability about
 // n^2 / 2^65 for n positions: below 1e-8 at the default limits). The helpmate table keeps
 // 49 of them (index and check): a false hit there also only hides a line.
@@ -25,27 +25,14 @@
 
 #include <cstdint>
 #include <deque>
-#include <limits>
 #include <vector>
 
 #include "engine/board/movegen.h"
 #include "engine/board/position.h"
+#include "engine/rules/mate_walk.h"
+#include "engine/rules/search_types.h"
 
 namespace eboard::engine {
-
-enum class SearchOutcome { kMateFound, kExhausted, kLimitReached };
-// What the search looks for: a checkmate of the loser (FIDE helpmate), or a position with
-// the loser to move in which every legal move allows a mate in one (S4 13c(2), pskov).
-enum class SearchGoal { kCheckmate, kForcedMateInOne };
-
-struct SearchResult {
-  SearchOutcome outcome = SearchOutcome::kLimitReached;
-  std::uint64_t nodes = 0;
-  std::vector<Move> line;  // from the root to the mate when found
-};
-
-// Decides cheaply whether `winner` provably cannot mate from `pos` (used to prune).
-using StaticProof = bool (*)(const Position& pos, Color winner);
 
 class HelpmateSearch {
  public:
@@ -65,26 +52,10 @@ class HelpmateSearch {
   bool lds(int depth, int discrepancies, int ply);
   bool attempt(const Position& root, Square corner, std::uint64_t attempt_limit, int widest);
   bool mate_in_one(const MoveList& moves);
-  bool forced_mate_in_one(const MoveList& loser_moves);
   void score_moves(const MoveList& moves, int* scores);
   static int next_best(int* scores, int n);
   bool tt_failed(Key key, int depth, int discrepancies) const;
   void tt_store(Key key, int depth, int discrepancies);
-  // explore_all (mate_explore.cpp)
-  struct Child {
-    Key key;  // of the position after `move`
-    Move move;
-    int score;  // by the plan; kTaken once the walk has taken it
-  };
-  static constexpr int kTaken = std::numeric_limits<int>::min();
-  void push_unvisited(const MoveList& moves, std::vector<Child>& arena);
-  static std::int64_t take_best(std::vector<Child>& arena, std::uint32_t begin,
-                                std::uint32_t end);
-  std::size_t visited_slot(Key key) const;
-  bool visited(Key key) const;
-  bool visit(Key key);  // inserts into the visited set; false when already there
-  void clear_visited();
-
   Position pos_;
   Color winner_ = kWhite;
   SearchGoal goal_ = SearchGoal::kCheckmate;
@@ -98,12 +69,8 @@ class HelpmateSearch {
   std::vector<TtEntry> tt_;
   std::uint32_t generation_ = 0;
   bool use_tt_ = true;
-  std::vector<Key> visited_;                 // open addressing, 0 = empty
-  std::vector<std::uint32_t> visited_used_;  // its filled slots, in insertion order
+  ExhaustiveWalk walk_;  // explore_all's
 };
-
-// pos.key() after m, mostly without making m (mate_explore.cpp); pos is unchanged.
-Key explore_key_after(Position& pos, Move m);
 
 // True when the side to move is checkmated.
 bool is_checkmate(const Position& pos);

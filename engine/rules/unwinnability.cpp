@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "engine/rules/mate_order.h"
 #include "engine/rules/mate_search.h"
 #include "engine/rules/unwinnability_analyzer.h"
 #include "engine/rules/unwinnability_blocked.h"
@@ -118,23 +119,90 @@ Analysis WinnabilityAnalyzer::analyse(const Position& pos, Color side, AnalysisM
   // positions are few (locked structures the static argument misses) and, with its deep
   // first lines, finds mates the ordering misses in such positions. Where the pass
   // cannot finish (below) the helpmate search keeps half the budget and the pass gets a
-  // quarter; elsewhere the helpmate search gets an eighth: measured at 500k on the
-  // vectors (pass in generation order), 1/2 left 160 queries undetermined, 1/4 153, 1/8
-  // 148, 1/16 147; with the best-first pass, 1/8 and 1/32 both 126.
+  // quarter. Small budgets (the CI corpus test, quick checks): the helpmate search gets an
+  // eighth, the pass the rest (measured at 500k on the vectors, pass in generation order:
+  // 1/2 left 160 queries undetermined, 1/4 153, 1/8 148, 1/16 147).
   auto prune = [](const Position& p, Color winner) { return statically_unwinnable(p, winner); };
   const bool huge = node_limit >= kLargeBudget && reachable_set_is_huge(pos, side);
-  // With a large budget the helpmate search's share is 1/32: on the vectors at 500k, 268
-  // queries had spent 1/8 in it before the pass found their mate in ~17k nodes and 288
-  // before it proved them unwinnable in ~5k (1/16: 6.7 ms mean, 1/32: 5.4-5.8 ms, 1/64:
-  // one more undetermined); small budgets keep 1/8 (1/32 there leaves the 20k-node
-  // corpus test 3 more undetermined).
-  const std::uint64_t share = node_limit >= kLargeBudget ? 32 : 8;
-  const std::uint64_t first = huge ? node_limit / 2 : node_limit / share;
-  if (settle(search_.find_helpmate(pos, side, first))) return a;
-  std::uint64_t rest = node_limit > a.nodes ? node_limit - a.nodes : 0;
-  if (huge) rest = std::min(rest, node_limit / 4);
-  if (rest > 0) settle(search_.explore_all(pos, side, rest, prune));
+  if (huge) {
+    if (settle(search_.find_helpmate(pos, side, node_limit / 2))) return a;
+    settle(search_.explore_all(pos, side, node_limit / 4, prune));
+    return a;
+  }
+  if (node_limit < kLargeBudget) {
+    if (settle(search_.find_helpmate(pos, side, node_limit / 8))) return a;
+    if (node_limit > a.nodes) settle(search_.explore_all(pos, side, node_limit - a.nodes, prune));
+    return a;
+  }
+  run_walks(pos, side, node_limit, a);
   return a;
+}
+
+// A large budget whose pass can finish, in this order (each share measured on the CHA
+// vectors at 500k nodes, BENCHMARKS.md "Unwinnability analysis", session 4):
+// 1. A short helpmate search (1,000 nodes): nearly every real position ends here (the
+//    lichess finals need a median of 33 nodes).
+// 2. The first walk, aimed at the best corner, for 4,000 nodes: it settles two thirds of
+//    the queries that reach it (unwinnable ones prove in a median of ~150 nodes, mates it
+//    meets early in ~900) before the helpmate search spends 1/32 of the budget on them.
+// 3. The helpmate search with 1/32 of the budget (it restarts; its first 1,000 nodes are
+//    spent again).
+// 4. The first walk alone until it has spent a quarter of the budget.
+// 5. Both walks in turns of 4,000 nodes, the second aimed at the next-best corner, until
+//    the budget is spent. Either one ending without a mate proves unwinnable (both visit
+//    the whole reachable set; the order only decides when a mate is met). The second
+//    order meets many of the mates the first misses quickly: of the 9 vector queries the
+//    first walk left undetermined, the second corner's walk found 6 within 2,400 nodes.
+bool WinnabilityAnalyzer::run_walks(const Position& pos, Color side, std::uint64_t node_limit,
+                                    Analysis& a) {
+  constexpr std::uint64_t kFirstHelpmateNodes = 1'000;
+  constexpr std::uint64_t kWalkSlice = 4'000;
+  auto helpmate = [&](std::uint64_t nodes) {
+    const SearchResult r = search_.find_helpmate(pos, side, nodes);
+    a.nodes += r.nodes;
+    if (r.outcome != SearchOutcome::kMateFound) return false;
+    a.verdict = Verdict::kWinnable;
+    a.reason = VerdictReason::kHelpmateFound;
+    a.line = r.line;
+    return true;
+  };
+  auto remaining = [&] { return node_limit > a.nodes ? node_limit - a.nodes : 0; };
+  auto walk = [&](ExhaustiveWalk& w, std::uint64_t nodes) {
+    const std::uint64_t before = w.nodes();
+    const SearchOutcome outcome = w.run(std::min(nodes, remaining()));
+    a.nodes += w.nodes() - before;
+    if (outcome == SearchOutcome::kMateFound) {
+      a.verdict = Verdict::kWinnable;
+      a.reason = VerdictReason::kHelpmateFound;
+      a.line = w.line();
+      return true;
+    }
+    if (outcome == SearchOutcome::kExhausted) {
+      a.verdict = Verdict::kUnwinnable;
+      a.reason = VerdictReason::kSearchExhausted;
+      return true;
+    }
+    return false;
+  };
+  const StaticProof prune = [](const Position& p, Color winner) {
+    return statically_unwinnable(p, winner);
+  };
+  Square corners[4];
+  corner_candidates(pos, side, corners);
+
+  if (helpmate(kFirstHelpmateNodes)) return true;
+  ExhaustiveWalk& first = walks_[0];
+  first.start(pos, side, corners[0], prune);
+  if (walk(first, kWalkSlice)) return true;
+  if (helpmate(node_limit / 32)) return true;
+  if (first.nodes() < node_limit / 4 && walk(first, node_limit / 4 - first.nodes())) return true;
+  ExhaustiveWalk& second = walks_[1];
+  second.start(pos, side, corners[1], prune);
+  // A walk that ended without a verdict (a path hit the depth cap) spends nothing more.
+  while (remaining() > 0 && !(first.ended() && second.ended())) {
+    if (walk(first, kWalkSlice) || walk(second, kWalkSlice)) return true;
+  }
+  return false;
 }
 
 // A budget rule, not a proof (cutting the exhaustive pass short can only leave a query

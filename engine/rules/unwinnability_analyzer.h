@@ -4,6 +4,7 @@
 #pragma once
 
 #include "engine/rules/mate_search.h"
+#include "engine/rules/mate_walk.h"
 #include "engine/rules/unwinnability.h"
 
 namespace eboard::engine {
@@ -18,7 +19,11 @@ class WinnabilityAnalyzer {
   HelpmateSearch& search() { return search_; }
 
  private:
+  // The exhaustive pass of a large budget, two walks in turns (unwinnability.cpp).
+  bool run_walks(const Position& pos, Color side, std::uint64_t node_limit, Analysis& a);
+
   HelpmateSearch search_;
+  ExhaustiveWalk walks_[2];
 };
 
 // Material or blocked-structure proof that `winner` cannot mate (no search).

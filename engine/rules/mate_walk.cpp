@@ -1,5 +1,4 @@
-// HelpmateSearch::explore_all and its visited set (mate_search.h): every position reachable
-// from the root is visited once; if none is a mate of the loser, the loser cannot be mated.
+// ExhaustiveWalk (mate_walk.h) and the key of a child without making the move.
 //
 // Where the time goes (perf on the CHA vectors): the visited-set probe of each child is a
 // cache miss (the set grows to megabytes), and scoring every move of every node for the
@@ -10,6 +9,8 @@
 // changes nothing: the survivors keep their relative order and the walk, its node count
 // and the mate it meets are exactly those of probing each child when its turn comes.
 #include <algorithm>
+
+#include "engine/rules/mate_walk.h"
 
 #include "engine/rules/mate_order.h"
 #include "engine/rules/mate_search.h"
@@ -80,12 +81,12 @@ Key explore_key_after(Position& pos, Move m) {
   return placement ^ state_key(~us, rights, kNoSquare);
 }
 
-std::size_t HelpmateSearch::visited_slot(Key key) const {
+std::size_t ExhaustiveWalk::visited_slot(Key key) const {
   // Zobrist keys are uniform: their low bits are as good an index as any.
   return std::size_t(key) & (visited_.size() - 1);
 }
 
-bool HelpmateSearch::visited(Key key) const {
+bool ExhaustiveWalk::visited(Key key) const {
   if (key == 0) key = 1;  // 0 marks an empty slot
   const std::size_t mask = visited_.size() - 1;
   for (std::size_t i = visited_slot(key);; i = (i + 1) & mask) {
@@ -94,7 +95,7 @@ bool HelpmateSearch::visited(Key key) const {
   }
 }
 
-bool HelpmateSearch::visit(Key key) {
+bool ExhaustiveWalk::visit(Key key) {
   if (key == 0) key = 1;
   if (2 * (visited_used_.size() + 1) > visited_.size()) {
     // Grow (load at most 1/2): re-insert every key in the order it came.
@@ -119,16 +120,16 @@ bool HelpmateSearch::visit(Key key) {
 
 // Empties the set by clearing only the slots in use: a table grown to megabytes by one
 // large query would otherwise cost a megabyte memset on every small query after it.
-void HelpmateSearch::clear_visited() {
+void ExhaustiveWalk::clear_visited() {
   for (std::uint32_t slot : visited_used_) visited_[slot] = 0;
   visited_used_.clear();
   if (visited_.empty()) visited_.assign(kMinVisitedSlots, 0);
 }
 
-// Appends to `arena` the children of pos_ (its legal `moves`) not visited yet, in
-// generation order, each with its score by the plan (the walk takes them best first).
-void HelpmateSearch::push_unvisited(const MoveList& moves, std::vector<Child>& arena) {
-  const int n = moves.size();
+// Appends to the arena the children of pos_ (its legal moves, in moves_) not visited yet,
+// in generation order, each with its score by the plan (the walk takes them best first).
+void ExhaustiveWalk::push_unvisited() {
+  const int n = moves_.size();
   Key keys[MoveList::kCapacity];
   // Without castling rights (nearly every node of the pass) a normal move other than a
   // pawn's double step changes the key by its three piece-square terms alone; the rest of
@@ -137,7 +138,7 @@ void HelpmateSearch::push_unvisited(const MoveList& moves, std::vector<Child>& a
   const Key base =
       pos_.placement_key() ^ state_key(~pos_.side_to_move(), kNoCastling, kNoSquare);
   for (int i = 0; i < n; ++i) {
-    const Move m = moves[i];
+    const Move m = moves_[i];
     const Square from = m.from(), to = m.to();
     const Piece moved = pos_.piece_on(from);
     const bool double_step = type_of(moved) == kPawn && (from ^ to) == 16;
@@ -147,137 +148,132 @@ void HelpmateSearch::push_unvisited(const MoveList& moves, std::vector<Child>& a
                   : explore_key_after(pos_, m);
     prefetch(&visited_[visited_slot(keys[i] ? keys[i] : 1)]);
   }
-  const std::size_t first = arena.size();
+  const std::size_t first = arena_.size();
   for (int i = 0; i < n; ++i)
-    if (!visited(keys[i])) arena.push_back(Child{keys[i], moves[i], 0});
-  if (arena.size() - first > 1) {
+    if (!visited(keys[i])) arena_.push_back(Child{keys[i], moves_[i], 0});
+  if (arena_.size() - first > 1) {
     MoveScorer scorer(pos_, winner_, MatePlan{mate_phase(pos_, winner_), corner_});
-    for (std::size_t j = first; j < arena.size(); ++j) arena[j].score = scorer.score(arena[j].move);
+    for (std::size_t j = first; j < arena_.size(); ++j)
+      arena_[j].score = scorer.score(arena_[j].move);
   }
 }
 
-// The best child of [begin, end) not taken yet (the first in generation order among
-// equal scores: the order a stable sort by score gives), marked as taken; -1 when none
-// is left. The walk takes the best child and then, after its subtree, the next: by then
-// most siblings were visited in that subtree (~88% on the vectors), so picking one at a
-// time scans a few entries where sorting them all at expansion sorted ~9.
-std::int64_t HelpmateSearch::take_best(std::vector<Child>& arena, std::uint32_t begin,
-                                       std::uint32_t end) {
+void ExhaustiveWalk::push_frame(Move via) {
+  Frame f;
+  f.via = via;
+  f.begin = std::uint32_t(arena_.size());
+  push_unvisited();
+  f.end = std::uint32_t(arena_.size());
+  stack_.push_back(f);
+}
+
+// The best child of the frame not taken yet (the first in generation order among equal
+// scores: the order a stable sort by score gives); -1 when none is left. The walk takes
+// the best child and then, after its subtree, the next: by then most siblings were visited
+// in that subtree (~88% on the vectors), so picking one at a time scans a few entries
+// where sorting them all at expansion sorted ~9.
+std::int64_t ExhaustiveWalk::best_untaken(const Frame& frame) const {
   std::int64_t best = -1;
-  for (std::uint32_t j = begin; j < end; ++j)
-    if (arena[j].score != kTaken && (best < 0 || arena[j].score > arena[best].score)) best = j;
-  if (best >= 0) arena[best].score = kTaken;
+  for (std::uint32_t j = frame.begin; j < frame.end; ++j)
+    if (arena_[j].score != kTaken && (best < 0 || arena_[j].score > arena_[best].score)) best = j;
   return best;
 }
 
-SearchResult HelpmateSearch::explore_all(const Position& root, Color winner,
-                                         std::uint64_t node_limit, StaticProof prune,
-                                         SearchGoal goal) {
-  goal_ = goal;
-  line_.clear();
-  // The path's children live in one arena, each frame owning a slice of it (a slice is as
-  // long as the node's unvisited children, where a MoveList would take 256): the best-
-  // first walk runs down long paths (one reachable set of 5,524 positions was walked
-  // more than 4,096 plies deep), and a depth cap there would leave the proof incomplete.
-  struct Frame {
-    std::uint32_t begin = 0;  // the node's children: arena[begin, end)
-    std::uint32_t end = 0;
-    Move via;                // the move that led here (none at the root)
-  };
-  std::vector<Child> arena;
-  std::vector<Frame> stack;
-  clear_visited();
+SearchOutcome ExhaustiveWalk::finish(SearchOutcome outcome) {
+  ended_ = true;
+  outcome_ = outcome;
+  if (outcome == SearchOutcome::kMateFound) {
+    line_.clear();
+    for (std::size_t i = 1; i < stack_.size(); ++i) line_.push_back(stack_[i].via);
+  }
+  return outcome;
+}
+
+void ExhaustiveWalk::start(const Position& root, Color winner, Square corner, StaticProof prune,
+                           SearchGoal goal) {
   pos_ = root;
   winner_ = winner;
-  SearchResult result;
-  auto line_to_here = [&stack]() {
-    std::vector<Move> line;
-    for (std::size_t i = 1; i < stack.size(); ++i) line.push_back(stack[i].via);
-    return line;
-  };
-  MoveList moves;
-  // Pushes the node at pos_ (reached by `via`; its legal moves are in `moves`).
-  auto push_frame = [&](Move via) {
-    Frame f;
-    f.via = via;
-    f.begin = std::uint32_t(arena.size());
-    push_unvisited(moves, arena);
-    f.end = std::uint32_t(arena.size());
-    stack.push_back(f);
-  };
-  bool incomplete = false;
-
+  corner_ = corner;
+  prune_ = prune;
+  goal_ = goal;
+  nodes_ = 0;
+  ended_ = false;
+  incomplete_ = false;
+  arena_.clear();
+  stack_.clear();
+  line_.clear();
+  clear_visited();
   visit(pos_.key());
-  generate_legal(pos_, moves);
-  Square corners[4];
-  corner_candidates(root, winner, corners);
-  corner_ = corners[0];
-  if (goal == SearchGoal::kForcedMateInOne && pos_.side_to_move() != winner && !moves.empty() &&
-      forced_mate_in_one(moves)) {
-    result.outcome = SearchOutcome::kMateFound;
-    return result;
+  generate_legal(pos_, moves_);
+  if (goal == SearchGoal::kForcedMateInOne && pos_.side_to_move() != winner && !moves_.empty() &&
+      every_move_allows_mate_in_one(pos_, winner, moves_)) {
+    finish(SearchOutcome::kMateFound);
+    return;
   }
-  if (moves.empty()) {
-    result.outcome = goal == SearchGoal::kCheckmate && pos_.in_check() &&
-                             pos_.side_to_move() != winner
-                         ? SearchOutcome::kMateFound
-                         : SearchOutcome::kExhausted;
-    return result;
+  if (moves_.empty()) {
+    finish(goal == SearchGoal::kCheckmate && pos_.in_check() && pos_.side_to_move() != winner
+               ? SearchOutcome::kMateFound
+               : SearchOutcome::kExhausted);
+    return;
   }
   push_frame(Move());
-  while (!stack.empty()) {
-    Frame& top = stack.back();
-    const std::int64_t next = take_best(arena, top.begin, top.end);
+}
+
+SearchOutcome ExhaustiveWalk::run(std::uint64_t more_nodes) {
+  if (ended_) return outcome_;
+  const std::uint64_t stop = nodes_ + more_nodes;
+  while (!stack_.empty()) {
+    Frame& top = stack_.back();
+    const std::int64_t next = best_untaken(top);
     if (next < 0) {
       const Move via = top.via;
-      arena.resize(top.begin);
-      stack.pop_back();
-      if (!stack.empty()) pos_.unmake(via);
+      arena_.resize(top.begin);
+      stack_.pop_back();
+      if (!stack_.empty()) pos_.unmake(via);
       continue;
     }
-    const Child child = arena[std::size_t(next)];
+    Child& child = arena_[std::size_t(next)];
     // Visited since this node was expanded (by a sibling's subtree): skipped unmade.
-    if (!visit(child.key)) continue;
+    if (visited(child.key)) {
+      child.score = kTaken;
+      continue;
+    }
+    // Paused just before a new node: the child stays untaken and is taken first on resume.
+    if (nodes_ >= stop) return SearchOutcome::kLimitReached;
+    child.score = kTaken;
+    visit(child.key);
     const Move m = child.move;
     const bool irreversible = pos_.is_capture(m) || type_of(pos_.piece_on(m.from())) == kPawn;
     pos_.make(m);
-    if (++result.nodes > node_limit) {
-      result.nodes = node_limit;
-      return result;  // kLimitReached
-    }
-    if (irreversible && prune(pos_, winner)) {
+    ++nodes_;
+    if (irreversible && prune_(pos_, winner_)) {
       pos_.unmake(m);
       continue;
     }
-    generate_legal(pos_, moves);
-    if (moves.empty()) {
-      if (goal == SearchGoal::kCheckmate && pos_.in_check() && pos_.side_to_move() != winner) {
-        stack.push_back(Frame{std::uint32_t(arena.size()), std::uint32_t(arena.size()), m});
-        result.outcome = SearchOutcome::kMateFound;
-        result.line = line_to_here();
-        return result;
+    generate_legal(pos_, moves_);
+    if (moves_.empty()) {
+      if (goal_ == SearchGoal::kCheckmate && pos_.in_check() && pos_.side_to_move() != winner_) {
+        stack_.push_back(Frame{std::uint32_t(arena_.size()), std::uint32_t(arena_.size()), m});
+        return finish(SearchOutcome::kMateFound);
       }
       pos_.unmake(m);
       continue;
     }
-    if (goal == SearchGoal::kForcedMateInOne && pos_.side_to_move() != winner &&
-        forced_mate_in_one(moves)) {
-      stack.push_back(Frame{0, 0, m});
-      result.outcome = SearchOutcome::kMateFound;
-      result.line = line_to_here();
-      return result;
+    if (goal_ == SearchGoal::kForcedMateInOne && pos_.side_to_move() != winner_ &&
+        every_move_allows_mate_in_one(pos_, winner_, moves_)) {
+      stack_.push_back(Frame{std::uint32_t(arena_.size()), std::uint32_t(arena_.size()), m});
+      return finish(SearchOutcome::kMateFound);
     }
     // Each frame on the path is a distinct visited node, so the depth is bounded by the
     // node limit; this cap only keeps a runaway budget from eating memory.
-    if (stack.size() >= kMaxExploreDepth) {
-      incomplete = true;
+    if (stack_.size() >= kMaxExploreDepth) {
+      incomplete_ = true;
       pos_.unmake(m);
       continue;
     }
     push_frame(m);
   }
-  result.outcome = incomplete ? SearchOutcome::kLimitReached : SearchOutcome::kExhausted;
-  return result;
+  return finish(incomplete_ ? SearchOutcome::kLimitReached : SearchOutcome::kExhausted);
 }
 
 }  // namespace eboard::engine

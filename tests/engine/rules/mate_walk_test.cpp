@@ -1,6 +1,7 @@
-// The exhaustive pass's keys and walk (engine/rules/mate_explore.cpp): the key of a child
-// computed without making the move must be the key of the position the move makes, and the
-// pass must visit exactly the positions an independent walk finds.
+// The exhaustive pass's keys and walk (engine/rules/mate_walk.cpp): the key of a child
+// computed without making the move must be the key of the position the move makes, the
+// pass must visit exactly the positions an independent walk finds, and a walk paused and
+// resumed must be the walk run at once.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -10,6 +11,7 @@
 #include "engine/board/fen.h"
 #include "engine/board/movegen.h"
 #include "engine/rules/mate_search.h"
+#include "engine/rules/mate_walk.h"
 
 namespace eboard::engine {
 namespace {
@@ -102,6 +104,54 @@ TEST(MateExplore, VisitsExactlyTheReachablePositions) {
   // A limit below the count stops it.
   EXPECT_EQ(search.explore_all(root, kWhite, r.nodes - 1, never).outcome,
             SearchOutcome::kLimitReached);
+}
+
+TEST(MateWalk, PausedAndResumedItIsTheSameWalk) {
+  // A mate the walk meets after some thousands of nodes (a K+R v K position whose first
+  // lines wander), and a locked position it exhausts: in slices of any size the walk ends
+  // the same way after the same number of nodes, with the same line.
+  const std::vector<std::string> roots = {"8/3k4/8/p1p1p1p1/P1P1P1P1/8/2K5/8 w - - 0 1",
+                                          "7k/8/8/8/8/8/8/R3K3 b - - 0 1"};
+  auto never = [](const Position&, Color) { return false; };
+  for (const std::string& text : roots) {
+    const Position root = fen(text);
+    ExhaustiveWalk once;
+    once.start(root, kWhite, kA1, never);
+    const SearchOutcome outcome = once.run(1'000'000);
+    ASSERT_NE(outcome, SearchOutcome::kLimitReached) << text;
+    for (std::uint64_t slice : {1u, 7u, 1000u}) {
+      ExhaustiveWalk sliced;
+      sliced.start(root, kWhite, kA1, never);
+      SearchOutcome o = SearchOutcome::kLimitReached;
+      std::uint64_t calls = 0;
+      while (o == SearchOutcome::kLimitReached && calls++ < 2'000'000) {
+        const std::uint64_t before = sliced.nodes();
+        o = sliced.run(slice);
+        EXPECT_LE(sliced.nodes() - before, slice);
+      }
+      EXPECT_EQ(o, outcome) << text << " slice " << slice;
+      EXPECT_EQ(sliced.nodes(), once.nodes()) << text << " slice " << slice;
+      EXPECT_EQ(sliced.line(), once.line()) << text << " slice " << slice;
+      EXPECT_TRUE(sliced.ended());
+      EXPECT_EQ(sliced.run(10), outcome);  // an ended walk stays ended
+      EXPECT_EQ(sliced.nodes(), once.nodes());
+    }
+  }
+}
+
+TEST(MateWalk, AnotherCornerProvesTheSameSet) {
+  // The order never decides completeness: aimed at any corner, the walk over a locked
+  // position visits the same number of positions.
+  const Position root = fen("8/3k4/8/p1p1p1p1/P1P1P1P1/8/2K5/8 w - - 0 1");
+  auto never = [](const Position&, Color) { return false; };
+  std::uint64_t first = 0;
+  for (Square corner : {kA1, kH1, kA8, kH8}) {
+    ExhaustiveWalk walk;
+    walk.start(root, kBlack, corner, never);
+    EXPECT_EQ(walk.run(1'000'000), SearchOutcome::kExhausted);
+    if (first == 0) first = walk.nodes();
+    EXPECT_EQ(walk.nodes(), first);
+  }
 }
 
 }  // namespace
