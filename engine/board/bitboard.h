@@ -11,6 +11,7 @@
 // may use them from a static initializer of its own.
 #pragma once
 
+#include <array>
 #include <bit>
 #include <cstdint>
 
@@ -123,6 +124,23 @@ inline Bitboard between_bb(Square a, Square b) { return detail::between[a][b]; }
 // The whole line (edge to edge) through a and b when aligned; else empty.
 inline Bitboard line_bb(Square a, Square b) { return detail::line[a][b]; }
 inline bool aligned(Square a, Square b, Square c) { return (line_bb(a, b) & square_bb(c)) != 0; }
+
+namespace detail {
+constexpr std::array<std::array<std::uint8_t, kSquareCount>, kSquareCount> make_distances() {
+  std::array<std::array<std::uint8_t, kSquareCount>, kSquareCount> d{};
+  for (int a = 0; a < kSquareCount; ++a)
+    for (int b = 0; b < kSquareCount; ++b) {
+      const int files = a % 8 > b % 8 ? a % 8 - b % 8 : b % 8 - a % 8;
+      const int ranks = a / 8 > b / 8 ? a / 8 - b / 8 : b / 8 - a / 8;
+      d[a][b] = std::uint8_t(files > ranks ? files : ranks);
+    }
+  return d;
+}
+inline constexpr auto kDistances = make_distances();
+}  // namespace detail
+
+// King steps from a to b (Chebyshev distance); a table: the move scorer asks it per move.
+inline int square_distance(Square a, Square b) { return detail::kDistances[a][b]; }
 
 // Attacks of a piece of the given type (not pawn) from s with the given occupancy.
 // Inline: the helpmate search's move scorer calls it for every move it scores.

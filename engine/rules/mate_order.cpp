@@ -8,9 +8,7 @@
 namespace eboard::engine {
 namespace {
 
-int distance(Square a, Square b) {
-  return std::max(std::abs(file_of(a) - file_of(b)), std::abs(rank_of(a) - rank_of(b)));
-}
+int distance(Square a, Square b) { return square_distance(a, b); }
 
 // Squares in front of a colour's pawns (their paths to promotion).
 Bitboard front_spans(Color c, Bitboard pawns) {

@@ -19,11 +19,12 @@ class WinnabilityAnalyzer {
   HelpmateSearch& search() { return search_; }
 
  private:
-  // The exhaustive pass of a large budget, two walks in turns (unwinnability.cpp).
+  // The exhaustive pass of a large budget: walks aimed at each mating corner
+  // (unwinnability.cpp).
   bool run_walks(const Position& pos, Color side, std::uint64_t node_limit, Analysis& a);
 
   HelpmateSearch search_;
-  ExhaustiveWalk walks_[2];
+  ExhaustiveWalk walks_[4];
 };
 
 // Material or blocked-structure proof that `winner` cannot mate (no search).
