@@ -1,28 +1,31 @@
 #include "engine/rules/unwinnability_dance.h"
 
-#include <array>
-#include <vector>
-
 namespace eboard::engine {
 namespace {
 
-// One abstract state: the winner's and the loser's king squares, who is to move, and
-// whether the last move may have given check (only meaningful with the loser to move).
-struct State {
-  Square winner_king;
-  Square loser_king;
-  bool loser_to_move;
-  bool check;
-};
-
-int index_of(const State& s) {
-  return ((int(s.winner_king) * 64 + int(s.loser_king)) * 2 + s.loser_to_move) * 2 + s.check;
+Bitboard king_step(Bitboard b) {
+  return north(b) | south(b) | east(b) | west(b) | north_east(b) | north_west(b) |
+         south_east(b) | south_west(b);
 }
-
-bool adjacent_or_same(Square a, Square b) { return (king_attacks(a) | square_bb(a)) & square_bb(b); }
 
 }  // namespace
 
+// The abstract game is walked one winner's king square at a time: for each square w,
+// three sets of loser's king squares (the winner to move; the loser to move after a
+// move that gave no check; after one that may have). A state's successors depend on its
+// squares alone, so moving whole sets at once reaches exactly the states a walk of
+// single states does, and "some reachable state may be a mate" does not depend on the
+// order of the walk. Per set:
+//   * the loser's king steps from every square of L to king_step(L) within its reach,
+//     never onto or next to w;
+//   * with the loser to move after a possible check, a square k may be a mate exactly
+//     when k is among the winner's checks and no neighbour of k lies in
+//     A = reach & ~checks & ~king_attacks(w) (the flights); as king moves are symmetric,
+//     that is k outside king_step(A);
+//   * a winner's king step w -> t moves the squares of W not on or next to t; it may give
+//     check by discovery exactly on the squares a rook (or bishop) on w sees with only
+//     F as blockers, with the matching winner's piece type: that is the "no unit of F
+//     strictly between, on one line" test.
 bool dance_cannot_mate(const Position& pos, const BlockedAnalysis& a, Color winner) {
   if (!a.settled) return false;
   const Color loser = ~winner;
@@ -36,46 +39,46 @@ bool dance_cannot_mate(const Position& pos, const BlockedAnalysis& a, Color winn
   const Bitboard winner_reach = a.king_reach[winner];
   const Bitboard loser_reach = a.king_reach[loser];
 
-  // A winner's king step from `from` may uncover a check of the loser's king on `to`.
-  const auto discovers = [&](Square from, Square lk) {
-    if (!line_bb(from, lk) || (between_bb(from, lk) & a.frozen)) return false;
-    const bool straight = file_of(from) == file_of(lk) || rank_of(from) == rank_of(lk);
-    return straight ? orthogonal : diagonal;
+  Bitboard to_move[64] = {};    // the winner to move: the loser's king squares, per w
+  Bitboard quiet[64] = {};      // the loser to move, no check possible
+  Bitboard checked[64] = {};    // the loser to move, after a move that may have checked
+  Bitboard dirty = 0;           // the w whose sets grew since last looked at
+  const auto add = [&](Bitboard* sets, Square w, Bitboard squares) {
+    if (squares & ~sets[w]) {
+      sets[w] |= squares;
+      dirty |= square_bb(w);
+    }
   };
-  // The loser to move, possibly in check: may it be mated here?
-  const auto may_be_mate = [&](Square wk, Square lk) {
-    if (!(checks & square_bb(lk))) return false;
-    const Bitboard flights = king_attacks(lk) & loser_reach & ~king_attacks(wk) & ~checks;
-    return flights == 0;
-  };
+  const Square wk = pos.king_square(winner), lk = pos.king_square(loser);
+  if (pos.side_to_move() == winner)
+    add(to_move, wk, square_bb(lk));
+  else
+    add(pos.in_check() ? checked : quiet, wk, square_bb(lk));
 
-  std::vector<bool> seen(64 * 64 * 2 * 2, false);
-  std::vector<State> todo;
-  const auto push = [&](State s) {
-    const int i = index_of(s);
-    if (!seen[i]) {
-      seen[i] = true;
-      todo.push_back(s);
+  Bitboard seen_moving[64] = {}, seen_quiet[64] = {}, seen_checked[64] = {};
+  while (dirty) {
+    const Square w = pop_lsb(dirty);
+    const Bitboard near_w = king_attacks(w) | square_bb(w);
+    if (const Bitboard fresh = checked[w] & ~seen_checked[w]) {
+      const Bitboard flights = loser_reach & ~checks & ~king_attacks(w);
+      if (fresh & checks & ~king_step(flights)) return false;  // may be a mate
     }
-  };
-  push(State{pos.king_square(winner), pos.king_square(loser), pos.side_to_move() == loser,
-             pos.side_to_move() == loser && pos.in_check()});
-  while (!todo.empty()) {
-    const State s = todo.back();
-    todo.pop_back();
-    if (s.loser_to_move) {
-      if (s.check && may_be_mate(s.winner_king, s.loser_king)) return false;
-      for (Bitboard b = king_attacks(s.loser_king) & loser_reach; b;) {
-        const Square to = pop_lsb(b);
-        if (!adjacent_or_same(s.winner_king, to)) push(State{s.winner_king, to, false, false});
-      }
-      continue;  // no step and no check: stalemate, the game is over
-    }
-    if (winner_passes) push(State{s.winner_king, s.loser_king, true, true});
-    for (Bitboard b = king_attacks(s.winner_king) & winner_reach; b;) {
-      const Square to = pop_lsb(b);
-      if (!adjacent_or_same(s.loser_king, to))
-        push(State{to, s.loser_king, true, discovers(s.winner_king, s.loser_king)});
+    const Bitboard loser_new = (checked[w] & ~seen_checked[w]) | (quiet[w] & ~seen_quiet[w]);
+    seen_checked[w] = checked[w];
+    seen_quiet[w] = quiet[w];
+    // (no step and no check: stalemate, the game is over; the empty set adds nothing)
+    if (loser_new) add(to_move, w, king_step(loser_new) & loser_reach & ~near_w);
+    const Bitboard moving = to_move[w] & ~seen_moving[w];
+    if (!moving) continue;
+    seen_moving[w] = to_move[w];
+    if (winner_passes) add(checked, w, moving);
+    const Bitboard discovering = (orthogonal ? rook_attacks(w, a.frozen) : 0) |
+                                 (diagonal ? bishop_attacks(w, a.frozen) : 0);
+    for (Bitboard b = king_attacks(w) & winner_reach; b;) {
+      const Square t = pop_lsb(b);
+      const Bitboard moved = moving & ~(king_attacks(t) | square_bb(t));
+      add(checked, t, moved & discovering);
+      add(quiet, t, moved & ~discovering);
     }
   }
   return true;
