@@ -241,10 +241,10 @@ void GameTracker::clock_reading(Millis now, const ClockReading& reading, GameEve
 void GameTracker::flag(Millis now, Color side, GameEvents& out) {
   ensure_started(now, out);
   advance(now, out);
-  if (ended_ || flag_reported_[side]) return;
-  flag_reported_[side] = true;
+  if (ended_ || flag_down(side)) return;
+  flag_period_[side] = clock_.period(side);
   GameEvent e = flag_event(now, side);
-  e.first = !flag_reported_[~side];
+  e.first = !flag_down(~side);
   out.push_back(e);
   arbiter_->on_flag(*this, side, now, out);
 }
@@ -268,8 +268,8 @@ void GameTracker::both_flags(Millis now, GameEvents& out) {
   advance(now, out);
   if (ended_) return;
   for (Color side : {kWhite, kBlack}) {
-    if (flag_reported_[side]) continue;
-    flag_reported_[side] = true;
+    if (flag_down(side)) continue;
+    flag_period_[side] = clock_.period(side);
     GameEvent e = flag_event(now, side);
     e.first = false;  // the order is not known
     e.description = "both flags down, which fell first is unknown";
@@ -368,7 +368,7 @@ void GameTracker::begin_new_game() {
   moves_.clear();
   illegal_counts_ = {};
   moves_completed_ = {};
-  flag_reported_ = {};
+  flag_period_ = {};
   shown_seconds_ = {-1, -1};
   started_ = false;
   ended_ = false;

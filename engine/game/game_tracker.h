@@ -139,7 +139,11 @@ class GameTracker {
   std::vector<CompletedMove> moves_;
   std::array<int, 2> illegal_counts_{};
   std::array<int, 2> moves_completed_{};
-  std::array<bool, 2> flag_reported_{};
+  // The period in which each side's flag was last reported (0: never). A flag is down
+  // only in that period: after III.3.1.1 lets play continue, reaching the next period
+  // gives the side time again, and a fall there is a new flag.
+  std::array<int, 2> flag_period_{};
+  bool flag_down(Color side) const { return flag_period_[side] == clock_.period(side); }
   std::array<std::int64_t, 2> shown_seconds_{-1, -1};  // in the last `clock` event
   std::array<SquareCode, kSquareCount> raw_{};  // the board's last report, for --raw
   bool started_ = false;

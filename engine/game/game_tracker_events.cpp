@@ -133,8 +133,8 @@ void GameTracker::translate(GameEvents& out) {
 void GameTracker::clock_events(const std::vector<ClockEvent>& in, GameEvents& out) {
   for (const ClockEvent& ce : in) {
     if (const auto* f = std::get_if<FlagFall>(&ce)) {
-      if (!f->decisive || flag_reported_[f->side]) continue;
-      flag_reported_[f->side] = true;
+      if (!f->decisive || flag_period_[f->side] == f->period) continue;
+      flag_period_[f->side] = f->period;
       GameEvent e = event(GameEventKind::kFlagFell, f->at);
       e.visibility = irregularity_visibility();
       e.side = f->side;
