@@ -44,5 +44,18 @@ TEST(TextView, ClockMismatchShowsBothTimes) {
             "b1 #8 0:00.0 clockMismatch CLOCK_FIELD_WHITE_MOVES: clock 38, model 39  [arbiter]");
 }
 
+TEST(TextView, SeqsLostNamesTheGap) {
+  v1::Event e;
+  e.set_board_id("b1");
+  e.set_seq(1026);
+  auto* lost = e.mutable_seqs_lost();
+  lost->set_first_seq(44);
+  lost->set_last_seq(1025);
+  lost->set_reason("the kernel has restarted");
+  EXPECT_EQ(event_line(e),
+            "b1 #1026 0:00.0 seqsLost seqs 44..1025 may have been published before a power cut "
+            "and are lost (the kernel has restarted)");
+}
+
 }  // namespace
 }  // namespace eboard::daemon
