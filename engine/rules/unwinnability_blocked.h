@@ -62,6 +62,9 @@ struct BlockedAnalysis {
   Bitboard unit_reach[2][kMaxUnits] = {};
   int units[2] = {};
   bool settled = true;  // false: stopped early, no proof (analyse_blocked() with a winner)
+  // The side analyse_blocked() was asked about, if any: then only the other side's
+  // unit_reach is filled in, and cannot_mate() gives no proof for the other side.
+  std::optional<Color> winner;
 };
 
 // With `winner` given, the analysis may stop before F, G and the traps settle, once no
