@@ -1,25 +1,16 @@
 #include "engine/rules/unwinnability_blocked.h"
 
 #include "engine/rules/unit_matching.h"
+#include "engine/rules/unwinnability_blocked_steps.h"
 #include "engine/rules/unwinnability_stalemate.h"
 
 namespace eboard::engine {
 namespace {
 
-constexpr Bitboard kFileB = kFileA << 1;
-constexpr Bitboard kFileG = kFileA << 6;
-
-Bitboard orth_step(Bitboard b) { return north(b) | south(b) | east(b) | west(b); }
-Bitboard diag_step(Bitboard b) {
-  return north_east(b) | north_west(b) | south_east(b) | south_west(b);
-}
-Bitboard king_step(Bitboard b) { return orth_step(b) | diag_step(b); }
-Bitboard knight_step(Bitboard b) {
-  const Bitboard not_a = ~kFileA, not_h = ~kFileH;
-  const Bitboard not_ab = ~(kFileA | kFileB), not_gh = ~(kFileG | kFileH);
-  return ((b & not_h) << 17) | ((b & not_a) << 15) | ((b & not_gh) << 10) | ((b & not_ab) << 6) |
-         ((b & not_a) >> 17) | ((b & not_h) >> 15) | ((b & not_ab) >> 10) | ((b & not_gh) >> 6);
-}
+using blocked_steps::diag_step;
+using blocked_steps::king_step;
+using blocked_steps::knight_step;
+using blocked_steps::orth_step;
 
 // Closure of `from` under single steps into `allowed` squares. A slider's whole reach is
 // the closure of its one-square steps when only the pawns of F block (every square of a

@@ -1,14 +1,10 @@
 #include "engine/rules/unwinnability_dance.h"
 
+#include "engine/rules/unwinnability_blocked_steps.h"
+
 namespace eboard::engine {
-namespace {
 
-Bitboard king_step(Bitboard b) {
-  return north(b) | south(b) | east(b) | west(b) | north_east(b) | north_west(b) |
-         south_east(b) | south_west(b);
-}
-
-}  // namespace
+using blocked_steps::king_step;
 
 // The abstract game is walked one winner's king square at a time: for each square w,
 // three sets of loser's king squares (the winner to move; the loser to move after a
