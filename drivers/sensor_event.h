@@ -51,6 +51,9 @@ struct ClockReading {
 };
 struct LeverPressed { ClockSide side = ClockSide::kLeft; };  // the player on `side` pressed
 struct FlagShown { ClockSide side = ClockSide::kLeft; };     // a flag appeared on `side`
+// Both flags appeared in one reading (the first after a reconnect, say): the clock cannot
+// tell which fell first (rules.md D10, Guidelines III.3.1).
+struct BothFlagsShown {};
 struct ClockAbsent {};                                        // the board says no clock
 
 // A clock's answer to a command of ours (or an unsolicited report).
@@ -78,7 +81,7 @@ struct LinkStatus { LinkState state = LinkState::kConfirmed; std::string detail;
 struct ChangeLog { std::vector<std::uint8_t> bytes; };  // EEPROM read-out, protocols.md §1.11
 
 using SensorEvent = std::variant<PlacementSeen, SquareChanged, ClockReading, LeverPressed,
-                                 FlagShown, ClockAbsent, ClockAck, ClockCommandFailed,
+                                 FlagShown, BothFlagsShown, ClockAbsent, ClockAck, ClockCommandFailed,
                                  DeviceInfo, LinkStatus, ChangeLog>;
 
 // --- clock commands (what the daemon may ask a clock to do) --------------------------------

@@ -168,10 +168,15 @@ void DgtDriver::handle_clock(Payload payload, TimePoint now, DecoderOutput& out)
                               kLeverHighRightMeansLeftPressed;
     out.events.push_back(LeverPressed{left_pressed ? ClockSide::kLeft : ClockSide::kRight});
   }
-  if (reading->left_flag && !(last_reading_ && last_reading_->left_flag)) {
+  const bool left_new = reading->left_flag && !(last_reading_ && last_reading_->left_flag);
+  const bool right_new = reading->right_flag && !(last_reading_ && last_reading_->right_flag);
+  // Only one clock runs at a time, so two flags that appear together fell while nobody was
+  // reading the clock: reporting them left first would invent an order.
+  if (left_new && right_new) {
+    out.events.push_back(BothFlagsShown{});
+  } else if (left_new) {
     out.events.push_back(FlagShown{ClockSide::kLeft});
-  }
-  if (reading->right_flag && !(last_reading_ && last_reading_->right_flag)) {
+  } else if (right_new) {
     out.events.push_back(FlagShown{ClockSide::kRight});
   }
   out.events.push_back(*reading);

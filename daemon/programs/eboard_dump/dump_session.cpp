@@ -178,6 +178,8 @@ void DumpSession::handle(DecoderOutput& out, TimePoint now) {
       print(script::Flag{sides_.is_white(flag->side) ? script::FlagSide::kWhite
                                                      : script::FlagSide::kBlack},
             now);
+    } else if (std::holds_alternative<drivers::BothFlagsShown>(event)) {
+      print(script::Flag{script::FlagSide::kBoth}, now);
     } else if (const auto* reading = std::get_if<drivers::ClockReading>(&event)) {
       sides_.observe(*reading);
       const bool white_left = sides_.white_side() == drivers::ClockSide::kLeft;

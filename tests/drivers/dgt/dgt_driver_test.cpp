@@ -147,6 +147,35 @@ TEST_F(DgtDriverTest, LeverChangesArePresses) {
   EXPECT_TRUE(only<FlagShown>(feed(encode_bwtime(r), 5000)).empty());
 }
 
+TEST_F(DgtDriverTest, TwoFlagsInOneReadingHaveNoOrder) {
+  bring_up();
+  ClockReading r;
+  r.left = Millis(0);
+  r.right = Millis(0);
+  r.lever_high = ClockSide::kLeft;
+  r.turn = ClockSide::kLeft;
+  r.left_flag = true;
+  r.right_flag = true;
+  // The first reading (after a reconnect, say) already shows both: which fell first is
+  // unknown, so no FlagShown that would say "left first".
+  auto out = feed(encode_bwtime(r), 100);
+  EXPECT_EQ(only<BothFlagsShown>(out).size(), 1u);
+  EXPECT_TRUE(only<FlagShown>(out).empty());
+  EXPECT_TRUE(only<BothFlagsShown>(feed(encode_bwtime(r), 1100)).empty());
+  // One flag, then the other: two reports, in order.
+  r.left_flag = r.right_flag = false;
+  feed(encode_bwtime(r), 2000);
+  r.right_flag = true;
+  out = feed(encode_bwtime(r), 3000);
+  ASSERT_EQ(only<FlagShown>(out).size(), 1u);
+  EXPECT_EQ(only<FlagShown>(out)[0].side, ClockSide::kRight);
+  r.left_flag = true;
+  out = feed(encode_bwtime(r), 4000);
+  ASSERT_EQ(only<FlagShown>(out).size(), 1u);
+  EXPECT_EQ(only<FlagShown>(out)[0].side, ClockSide::kLeft);
+  EXPECT_TRUE(only<BothFlagsShown>(out).empty());
+}
+
 TEST_F(DgtDriverTest, ClockAcksDriveTheQueue) {
   bring_up();
   DecoderOutput out;
