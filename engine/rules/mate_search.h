@@ -40,6 +40,8 @@ class HelpmateSearch {
                              SearchGoal goal = SearchGoal::kCheckmate);
   SearchResult explore_all(const Position& root, Color winner, std::uint64_t node_limit,
                            StaticProof prune, SearchGoal goal = SearchGoal::kCheckmate);
+  // explore_all's tables beyond a small size are freed (ExhaustiveWalk::release_large_tables).
+  void release_large_tables() { walk_.release_large_tables(); }
 
  private:
   struct TtEntry {

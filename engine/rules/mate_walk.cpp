@@ -189,6 +189,18 @@ SearchOutcome ExhaustiveWalk::finish(SearchOutcome outcome) {
   return outcome;
 }
 
+void ExhaustiveWalk::release_large_tables() {
+  constexpr std::size_t kKeepBytes = 1 << 20;
+  ended_ = true;
+  outcome_ = SearchOutcome::kLimitReached;
+  if (visited_.size() * sizeof(Key) > kKeepBytes) {
+    std::vector<Key>().swap(visited_);
+    std::vector<std::uint32_t>().swap(visited_used_);
+  }
+  if (arena_.capacity() * sizeof(Child) > kKeepBytes) std::vector<Child>().swap(arena_);
+  if (stack_.capacity() * sizeof(Frame) > kKeepBytes) std::vector<Frame>().swap(stack_);
+}
+
 void ExhaustiveWalk::start(const Position& root, Color winner, Square corner, StaticProof prune,
                            SearchGoal goal) {
   pos_ = root;

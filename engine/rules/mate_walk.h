@@ -36,6 +36,11 @@ class ExhaustiveWalk {
   std::uint64_t nodes() const { return nodes_; }
   // The walk has ended: run() spends nothing more and returns the same outcome.
   bool ended() const { return ended_; }
+  // Frees tables a large walk grew beyond a small size, ending the walk. A board session
+  // keeps its analyser for the whole game: one flag fall in a locked position can grow a
+  // walk's tables to tens of megabytes (a 250k-node path holds ~2M children), which a
+  // Raspberry Pi serving many boards should not keep until the next one.
+  void release_large_tables();
   // From the root to the mate, once the outcome is kMateFound (empty when the root is it).
   const std::vector<Move>& line() const { return line_; }
 

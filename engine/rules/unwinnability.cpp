@@ -127,6 +127,7 @@ Analysis WinnabilityAnalyzer::analyse(const Position& pos, Color side, AnalysisM
   if (huge) {
     if (settle(search_.find_helpmate(pos, side, node_limit / 2))) return a;
     settle(search_.explore_all(pos, side, node_limit / 4, prune));
+    search_.release_large_tables();
     return a;
   }
   if (node_limit < kLargeBudget) {
@@ -135,6 +136,7 @@ Analysis WinnabilityAnalyzer::analyse(const Position& pos, Color side, AnalysisM
     return a;
   }
   run_walks(pos, side, node_limit, a);
+  for (ExhaustiveWalk& w : walks_) w.release_large_tables();
   return a;
 }
 
