@@ -15,8 +15,9 @@ using blocked_steps::orth_step;
 // Closure of `from` under single steps into `allowed` squares. A slider's whole reach is
 // the closure of its one-square steps when only the pawns of F block (every square of a
 // slide is itself reachable).
-template <class Step>
-Bitboard flood(Bitboard from, Bitboard allowed, Step step) {
+// (the step is a template argument so that it is inlined into the loop)
+template <Bitboard (*step)(Bitboard)>
+Bitboard flood(Bitboard from, Bitboard allowed) {
   if (!from) return 0;  // most piece types are absent: skip the step that would show it
   Bitboard reach = from;
   for (;;) {
@@ -73,22 +74,22 @@ Bitboard piece_reach(const Position& pos, Color c, Bitboard frozen, Bitboard* ch
   Bitboard reach = 0;
   *checks = 0;
   if (const Bitboard knights = mobile & pos.pieces(kKnight)) {
-    const Bitboard r = flood(knights, open, knight_step);
+    const Bitboard r = flood<knight_step>(knights, open);
     reach |= r;
     *checks |= knight_step(r);
   }
   if (const Bitboard bishops = mobile & pos.pieces(kBishop)) {
-    const Bitboard r = flood(bishops, open, diag_step);
+    const Bitboard r = flood<diag_step>(bishops, open);
     reach |= r;
     *checks |= diag_step(r);
   }
   if (const Bitboard rooks = mobile & pos.pieces(kRook)) {
-    const Bitboard r = flood(rooks, open, orth_step);
+    const Bitboard r = flood<orth_step>(rooks, open);
     reach |= r;
     *checks |= orth_step(r);
   }
   if (const Bitboard queens = mobile & pos.pieces(kQueen)) {
-    const Bitboard r = flood(queens, open, king_step);
+    const Bitboard r = flood<king_step>(queens, open);
     reach |= r;
     *checks |= king_step(r);
   }
@@ -103,13 +104,12 @@ Bitboard push_walls(const Position& pos, Color c, Bitboard frozen, Bitboard file
   return frozen | (file_bound & pos.pieces(~c));
 }
 
-// Squares of `from` and those reached from them by repeated steps of `shift` (8: north,
-// -8: south) through squares of `open`: a file-wise fill in three doublings instead of
+// Squares of `from` and those reached from them by repeated steps north (or south)
+// through squares of `open`: a file-wise fill in three doublings instead of
 // one step a round (s joins when it and the squares between it and `from` are open).
-Bitboard file_fill(Bitboard from, Bitboard open, int shift) {
-  const auto move = [shift](Bitboard b, int times) {
-    return shift > 0 ? b << (shift * times) : b >> (-shift * times);
-  };
+template <bool kNorth>
+Bitboard file_fill(Bitboard from, Bitboard open) {
+  const auto move = [](Bitboard b, int ranks) { return kNorth ? b << (8 * ranks) : b >> (8 * ranks); };
   from |= open & move(from, 1);
   open &= move(open, 1);
   from |= open & move(from, 2);
@@ -119,19 +119,21 @@ Bitboard file_fill(Bitboard from, Bitboard open, int shift) {
 
 // The squares pawns of c standing on `from` reach by pushes alone.
 Bitboard push_reach(Color c, Bitboard from, Bitboard walls) {
-  return file_fill(from, ~walls, c == kWhite ? 8 : -8);
+  return c == kWhite ? file_fill<true>(from, ~walls) : file_fill<false>(from, ~walls);
 }
 
 // Pawns of G (`file_bound`) only push; the other mobile pawns push and capture only where
 // an enemy unit other than the king may stand: the least fixed point over both colours,
-// which contains every square a pawn really reaches while F and G hold.
+// which contains every square a pawn really reaches while F and G hold. `r` may hold the
+// free pawns' squares of an earlier round of analyse_blocked() with larger F and G:
+// those lie inside this fixed point (below), so starting from them reaches the same one.
 void pawn_reach(const Position& pos, Bitboard frozen, Bitboard file_bound, SideReach (&r)[2]) {
   const Bitboard last_rank[2] = {kRank8, kRank1};
   Bitboard walls[2], bound_reach[2];
   for (Color c : {kWhite, kBlack}) {
     walls[c] = push_walls(pos, c, frozen, file_bound);
     bound_reach[c] = push_reach(c, file_bound & pos.pieces(c), walls[c]);
-    r[c].free_pawns = pos.pieces(c, kPawn) & ~frozen & ~file_bound;
+    r[c].free_pawns |= pos.pieces(c, kPawn) & ~frozen & ~file_bound;
   }
   for (bool changed = true; changed;) {
     changed = false;
@@ -154,7 +156,12 @@ void pawn_reach(const Position& pos, Bitboard frozen, Bitboard file_bound, SideR
 }
 
 // `traps`: units of F an enemy king may take only into stalemate (unwinnability_stalemate.h);
-// the king never stands there in a game that goes on.
+// the king never stands there in a game that goes on. `r` holds the previous round's sets
+// of analyse_blocked() (or nothing): F, G and the traps only shrink between rounds, which
+// only lets units go further (fewer walls, fewer squares a unit of F guards, more mobile
+// units; a unit leaving F still counts where it stands, as a mobile unit or pawn of G), so
+// every earlier set lies inside the new least fixed point, and a fill started from it
+// ends at that same fixed point.
 void side_reaches(const Position& pos, Bitboard frozen, Bitboard file_bound, Bitboard traps,
                   SideReach (&r)[2]) {
   Bitboard piece_checks[2];
@@ -175,7 +182,8 @@ void side_reaches(const Position& pos, Bitboard frozen, Bitboard file_bound, Bit
     // The king never steps where a unit of F attacks at close range: it is always there.
     // Its own square counts even if attacked now (it may be in check).
     const Bitboard unsafe = frozen_close_attacks(pos, ~c, frozen);
-    r[c].king = flood(pos.pieces(c, kKing), ~own_frozen & ~unsafe & ~traps, king_step);
+    // (starting from an earlier round's reach, which lies inside this one: below)
+    r[c].king = flood<king_step>(pos.pieces(c, kKing) | r[c].king, ~own_frozen & ~unsafe & ~traps);
     r[c].cover = r[c].checks | king_step(r[c].king);
   }
 }
@@ -218,10 +226,10 @@ void unit_reaches(const Position& pos, Color c, Bitboard frozen, Bitboard file_b
       case kPawn:
         reach = (file_bound & from) ? push_reach(c, from, walls) : pawn_reach;
         break;
-      case kKnight: reach = flood(from, open, knight_step); break;
-      case kBishop: reach = flood(from, open, diag_step); break;
-      case kRook: reach = flood(from, open, orth_step); break;
-      default: reach = flood(from, open, king_step); break;  // a queen
+      case kKnight: reach = flood<knight_step>(from, open); break;
+      case kBishop: reach = flood<diag_step>(from, open); break;
+      case kRook: reach = flood<orth_step>(from, open); break;
+      default: reach = flood<king_step>(from, open); break;  // a queen
     }
     out.unit_reach[c][n++] = reach;
   }
@@ -250,8 +258,9 @@ Bitboard file_bound_offenders(const Position& pos, Bitboard frozen, Bitboard fil
     // square with no wall between: a backward fill from the bad squares, all pawns at once.
     const Bitboard bad = last_rank | pawn_attacks_of(e, r[e].non_king) | takers |
                          (fifth & (east(landing) | west(landing)));
+    const Bitboard start = bad & ~walls;
     out |= file_bound & pos.pieces(c) &
-           file_fill(bad & ~walls, ~walls, c == kWhite ? -8 : 8);
+           (c == kWhite ? file_fill<false>(start, ~walls) : file_fill<true>(start, ~walls));
   }
   return out;
 }
