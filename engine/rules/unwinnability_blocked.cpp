@@ -246,6 +246,7 @@ Bitboard file_bound_offenders(const Position& pos, Bitboard frozen, Bitboard fil
                               const SideReach (&r)[2]) {
   Bitboard out = 0;
   for (Color c : {kWhite, kBlack}) {
+    if (!(file_bound & pos.pieces(c))) continue;  // no pawn of G to test
     const Color e = ~c;
     const Bitboard walls = push_walls(pos, c, frozen, file_bound);
     const Bitboard last_rank = c == kWhite ? kRank8 : kRank1;
@@ -273,6 +274,7 @@ Bitboard failed_traps(const Position& pos, Bitboard frozen, Bitboard traps,
   Bitboard out = 0;
   for (Color c : {kWhite, kBlack}) {
     const Color e = ~c;
+    if (!(traps & pos.pieces(c))) continue;  // (saves the king step below)
     const Bitboard exposed = traps & pos.pieces(c) & king_step(r[e].king);
     if (!exposed) continue;
     if (pos.pieces(c) & ~pos.pieces(kKing) & ~frozen) {
