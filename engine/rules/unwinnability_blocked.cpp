@@ -8,6 +8,7 @@ namespace eboard::engine {
 namespace {
 
 using blocked_steps::diag_step;
+using blocked_steps::file_fill;
 using blocked_steps::king_step;
 using blocked_steps::knight_step;
 using blocked_steps::orth_step;
@@ -102,19 +103,6 @@ Bitboard piece_reach(const Position& pos, Color c, Bitboard frozen, Bitboard* ch
 // capture is not pushing onto that square).
 Bitboard push_walls(const Position& pos, Color c, Bitboard frozen, Bitboard file_bound) {
   return frozen | (file_bound & pos.pieces(~c));
-}
-
-// Squares of `from` and those reached from them by repeated steps north (or south)
-// through squares of `open`: a file-wise fill in three doublings instead of
-// one step a round (s joins when it and the squares between it and `from` are open).
-template <bool kNorth>
-Bitboard file_fill(Bitboard from, Bitboard open) {
-  const auto move = [](Bitboard b, int ranks) { return kNorth ? b << (8 * ranks) : b >> (8 * ranks); };
-  from |= open & move(from, 1);
-  open &= move(open, 1);
-  from |= open & move(from, 2);
-  open &= move(open, 2);
-  return from | (open & move(from, 4));
 }
 
 // The squares pawns of c standing on `from` reach by pushes alone.

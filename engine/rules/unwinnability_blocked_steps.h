@@ -30,4 +30,17 @@ inline Bitboard knight_step(Bitboard b) {
          ((b & not_a) >> 17) | ((b & not_h) >> 15) | ((b & not_ab) >> 10) | ((b & not_gh) >> 6);
 }
 
+// Squares of `from` and those reached from them by repeated steps north (or south)
+// through squares of `open`: a file-wise fill in three doublings instead of
+// one step a round (s joins when it and the squares between it and `from` are open).
+template <bool kNorth>
+inline Bitboard file_fill(Bitboard from, Bitboard open) {
+  const auto move = [](Bitboard b, int ranks) { return kNorth ? b << (8 * ranks) : b >> (8 * ranks); };
+  from |= open & move(from, 1);
+  open &= move(open, 1);
+  from |= open & move(from, 2);
+  open &= move(open, 2);
+  return from | (open & move(from, 4));
+}
+
 }  // namespace eboard::engine::blocked_steps

@@ -1,6 +1,7 @@
 // The set-at-once steps of the blocked-structure proof (unwinnability_blocked_steps.h)
-// against the board's per-square attack tables: a step of a set is the union of the steps
-// of its squares, and the edges of the board stop every step.
+// against the board's per-square attack tables (a step of a set is the union of the steps
+// of its squares, and the edges of the board stop every step), and its file fill against
+// a fill of one step a round.
 #include "engine/rules/unwinnability_blocked_steps.h"
 
 #include <gtest/gtest.h>
@@ -44,6 +45,38 @@ TEST(BlockedSteps, ASetStepsLikeTheUnionOfItsSquares) {
     }
   }
   EXPECT_EQ(king_step(0), 0u);
+}
+
+// The file fill against one step a round: s joins when the square before it (north or
+// south) has joined and s is open.
+Bitboard step_fill(Bitboard from, Bitboard open, bool to_north) {
+  for (;;) {
+    const Bitboard next = from | (open & (to_north ? north(from) : south(from)));
+    if (next == from) return from;
+    from = next;
+  }
+}
+
+TEST(BlockedSteps, FileFillsLikeOneStepARound) {
+  Bitboard x = 0x2545F4914F6CDD1Dull;
+  const auto next = [&x] {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return x;
+  };
+  int grew = 0;
+  for (int i = 0; i < 2000; ++i) {
+    const Bitboard from = next() & next() & next();  // sparse starts
+    const Bitboard open = next() | next();           // mostly open
+    ASSERT_EQ(file_fill<true>(from, open), step_fill(from, open, true)) << from << " " << open;
+    ASSERT_EQ(file_fill<false>(from, open), step_fill(from, open, false)) << from << " " << open;
+    grew += file_fill<true>(from, open) != from;
+  }
+  EXPECT_GT(grew, 1000);  // the fills really went somewhere
+  // A whole open file from its first square, and a wall that stops it.
+  EXPECT_EQ(file_fill<true>(square_bb(kA1), ~Bitboard(0)), kFileA);
+  EXPECT_EQ(file_fill<true>(square_bb(kA1), ~square_bb(kA4)), square_bb(kA1) | square_bb(kA2) | square_bb(kA3));
 }
 
 }  // namespace
