@@ -1,6 +1,6 @@
 // eboardd's end-to-end figures (issue 6 "How fast"; BENCHMARKS.md):
 //
-//   bench_daemon_latency latency [--pace-ms N] [--fsync always|after-publish|interval|never] [--games G]
+//   bench_daemon_latency latency [--pace-ms N] [--fsync after-publish(default)|always|interval|never] [--games G]
 //     This process is the DGT board: it holds the pty (simulators' PtyLink and
 //     DgtEmulator, the same code as `eboard-sim dgt`) and is also a consumer on the
 //     daemon's Unix socket. It plays the demo game statement by statement and, for every
@@ -183,7 +183,7 @@ int main(int argc, char** argv) {
   int pace_ms = 0;
   int boards = 64;
   int seconds = 30;
-  std::string fsync = "always";
+  std::string fsync = "after-publish";  // eboardd's default
   int games = 1;
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string name = argv[i];

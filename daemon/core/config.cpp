@@ -50,11 +50,11 @@ po::options_description describe_options() {
      "directory of the per-board journals and finished games' PGN files; default "
      "/var/lib/eboardd (the demo keeps no journal unless told)")
     ("journal-fsync", po::value<std::string>()->value_name("always|after-publish|interval|never"),
-     "when journal records reach the disk: after-publish writes each record before its "
-     "event is published, publishes at once and syncs right after, with seqs reserved "
-     "ahead on the disk so a power cut never reissues a seq a consumer has seen (it "
-     "leaves a visible seqsLost gap instead; sub-millisecond delivery); always syncs "
-     "each record before publishing it (default; each event waits for the disk); "
+     "when journal records reach the disk: after-publish (default) writes each record "
+     "before its event is published, publishes at once and syncs right after, with seqs "
+     "reserved ahead on the disk so a power cut never reissues a seq a consumer has seen "
+     "(it leaves a visible seqsLost gap instead; sub-millisecond delivery); always syncs "
+     "each record before publishing it (each event waits for the disk); "
      "interval at most once a second (a power cut may lose the last second and reissue "
      "its seqs); never leaves it to the kernel")
     ("boot-id-file", po::value<std::string>()->value_name("FILE"),
@@ -180,7 +180,7 @@ std::optional<std::string> fill_daemon_options(const po::variables_map& vm, Daem
     c.listen.push_back(parse_listen_address("tcp:127.0.0.1:7341").value());
   }
   c.journal_dir = get<std::string>(vm, "journal").value_or(c.demo ? "" : "/var/lib/eboardd");
-  const std::string fsync = get<std::string>(vm, "journal-fsync").value_or("always");
+  const std::string fsync = get<std::string>(vm, "journal-fsync").value_or("after-publish");
   if (fsync == "always") c.fsync = FsyncPolicy::kAlways;
   else if (fsync == "interval") c.fsync = FsyncPolicy::kInterval;
   else if (fsync == "never") c.fsync = FsyncPolicy::kNever;

@@ -38,12 +38,13 @@ struct ListenAddress {
 
 // When the journal is flushed to stable storage (issue 6 item 8).
 enum class FsyncPolicy : std::uint8_t {
-  kAlways,    // fdatasync after every record: nothing acknowledged is ever lost (default)
+  kAlways,    // fdatasync after every record, before its event is published
   kInterval,  // at most once a second: a power cut may lose the last second
   kNever,     // leave it to the kernel (tests, benchmarks)
   // Written before it is published, published at once, synced by the worker right after
   // (group commit); seqs are reserved ahead durably so a power cut never makes a seen seq
   // mean another event (seq_reservation.h). Latency of kInterval, seq promise of kAlways.
+  // The default (BENCHMARKS.md "The daemon": why).
   kAfterPublish,
 };
 
@@ -56,7 +57,7 @@ struct DaemonConfig {
   std::vector<std::pair<std::string, std::string>> params;
   std::vector<ListenAddress> listen;
   std::string journal_dir;          // "" = no journal (the demo unless --journal is given)
-  FsyncPolicy fsync = FsyncPolicy::kAlways;
+  FsyncPolicy fsync = FsyncPolicy::kAfterPublish;
   // Where the kernel's boot id is read (seq_reservation.h); a test seam for "rebooted".
   std::string boot_id_file = "/proc/sys/kernel/random/boot_id";
   std::string control_token;        // read from --control-token-file; "" = no TCP control

@@ -78,7 +78,7 @@ TEST(Config, DefaultsForAServiceAndForTheDemo) {
   EXPECT_EQ(c.listen[1].host, "127.0.0.1");
   EXPECT_EQ(c.listen[1].port, 7341);
   EXPECT_EQ(c.journal_dir, "/var/lib/eboardd");
-  EXPECT_EQ(c.fsync, FsyncPolicy::kAlways);
+  EXPECT_EQ(c.fsync, FsyncPolicy::kAfterPublish);
   EXPECT_EQ(c.boards[0].spec.white, drivers::WhiteSetting::kRight);
   EXPECT_EQ(c.print, PrintFormat::kNone);
 
