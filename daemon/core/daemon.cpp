@@ -227,7 +227,16 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
       const std::string link = runtime + "/" + board.config.name + ".pty";
       char speed[32];
       std::snprintf(speed, sizeof speed, "%g", sim_speed);
-      auto sim = SimProcess::start(sim_program, {"dgt", "--link", link, "--speed", speed, spec.device});
+      // The emulated DGT 3000 is set up for the game the daemon runs (setup_for): the
+      // script's header unless --rules/--clock/--param override it.
+      std::vector<std::string> sim_args = {"dgt", "--link", link, "--speed", speed};
+      if (!config.rules.empty()) sim_args.insert(sim_args.end(), {"--rules", config.rules});
+      if (!config.clock.empty()) sim_args.insert(sim_args.end(), {"--clock", config.clock});
+      for (const auto& [name, value] : config.params) {
+        sim_args.insert(sim_args.end(), {"--param", name + "=" + value});
+      }
+      sim_args.push_back(spec.device);
+      auto sim = SimProcess::start(sim_program, sim_args);
       if (!sim) return fail("board " + board.config.name + ": " + sim.error());
       board.sim.emplace(std::move(sim).value());
       spec.driver = "dgt";

@@ -38,14 +38,17 @@ constexpr const char* kUsage =
     "usage: eboard-sim dgt --link PATH [--speed X] [--white left|right] [--turned]\n"
     "                      [--garbage N] [--drop N] [--split] [--delay MS]\n"
     "                      [--hangup-at SECONDS [--hangup-for SECONDS]] [--seed S]\n"
-    "                      [--serial DIGITS] [--no-clock] [--linger SECONDS] [--verbose] SCRIPT\n"
+    "                      [--serial DIGITS] [--no-clock] [--linger SECONDS] [--verbose]\n"
+    "                      [--rules NAME] [--clock TC] [--param NAME=VALUE]... SCRIPT\n"
     "Emulates a DGT board with a DGT 3000 clock on a pseudo-terminal linked at PATH,\n"
     "playing the sensor script SCRIPT ('-' for standard input). --speed 0 plays as fast as\n"
     "the host reads. Faults: --garbage N adds random bytes after every N-th message, --drop N\n"
     "drops a byte of every N-th message, --split delivers one byte at a time, --delay MS\n"
     "delays answers, --hangup-at T unplugs at script time T for --hangup-for seconds\n"
     "(default 2), --turned reports the board turned round. --linger S exits S seconds\n"
-    "after the script ends (default: run until interrupted).\n";
+    "after the script ends (default: run until interrupted). --rules, --clock and --param\n"
+    "set the DGT 3000 up for another game than the script's header names (eboardd passes\n"
+    "its own when they override a sim: board's script).\n";
 
 struct Options {
   std::string link;
@@ -59,6 +62,11 @@ struct Options {
   double hangup_seconds = 2.0;
   std::optional<double> linger_seconds;
   std::optional<double> clock_seconds;
+  // The game's set-up where it differs from the script's header (eboardd's --rules,
+  // --clock, --param for a sim: board): the arbiter sets the clock for the game played.
+  std::string rules;
+  std::string clock;
+  std::vector<std::pair<std::string, std::string>> params;
   bool verbose = false;
 };
 
@@ -121,6 +129,15 @@ std::string parse_options(int argc, char** argv, Options& o) {
       double seconds = 0;
       if (!value(seconds)) return "--clock-seconds needs seconds";
       o.clock_seconds = seconds;
+    } else if (arg == "--rules" && i + 1 < argc) {
+      o.rules = argv[++i];
+    } else if (arg == "--clock" && i + 1 < argc) {
+      o.clock = argv[++i];
+    } else if (arg == "--param" && i + 1 < argc) {
+      const std::string text = argv[++i];
+      const auto eq = text.find('=');
+      if (eq == std::string::npos || eq == 0) return "--param needs NAME=VALUE, not '" + text + "'";
+      o.params.emplace_back(text.substr(0, eq), text.substr(eq + 1));
     } else if (arg == "--verbose") {
       o.verbose = true;
     } else if (!arg.empty() && arg[0] == '-' && arg != "-") {
@@ -139,6 +156,7 @@ std::string parse_options(int argc, char** argv, Options& o) {
 // How the arbiter sets the DGT 3000 for the game: the script's time control or, without a
 // `clock` line, the rule set's default clock (interfaces.md §3 header defaults), credited and
 // switching periods the way the rule set (with the script's `param` lines) says, rules.md D9.
+// --rules, --clock and --param override the header as eboardd's options do.
 // The clock shows the first period's base at the start, plus the first increment where it
 // is credited at the start (`start_and_press`), as a DGT 3000 in Fischer mode does.
 // Nothing when the control cannot be read (the daemon will have refused the script).
@@ -150,10 +168,13 @@ void set_clock_up(const script::ScriptFile& file, Options& o) {
     if (const auto* rules = std::get_if<script::RulesName>(&s.body)) rules_name = rules->name;
     if (const auto* param = std::get_if<script::Param>(&s.body)) params.push_back(param);
   }
+  if (!o.rules.empty()) rules_name = o.rules;
+  if (!o.clock.empty()) control = o.clock;
   auto named = engine::rule_set_by_name(rules_name.empty() ? "fide-standard" : rules_name);
   if (!named) return;
   engine::RuleSet rules = named.value();
   for (const auto* param : params) (void)engine::apply_param(rules, param->name, param->value);
+  for (const auto& [name, value] : o.params) (void)engine::apply_param(rules, name, value);
   auto tc = engine::parse_time_control(control.empty() ? rules.default_clock : control);
   if (!tc || tc->periods.empty()) return;
   const engine::Period& first = tc->periods.front();

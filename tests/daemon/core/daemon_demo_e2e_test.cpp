@@ -1,6 +1,7 @@
 // eboardd end to end, continued: the built-in demo (interfaces.md §2) ends, says how, and
 // does not flood the stream with clock mismatches; a command's ack follows the events it
 // caused. Real processes over real ptys and sockets; waits are bounded, never sleeps.
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -35,6 +36,23 @@ TEST(DaemonDemoE2e, DemoEndsAtTheResultWithoutAMismatchFlood) {
     ++mismatches;
     EXPECT_LT(e.seq(), end->seq()) << "a clockMismatch after the game ended";
   }
+  EXPECT_EQ(mismatches, 0u) << "the emulated clock and the model disagree";
+}
+
+// --clock (and --rules, --param) override a sim: board's script; the emulated DGT 3000 is
+// set up with the same time control as the game, as an arbiter sets the real clock. Before:
+// the emulator kept the script's 300+2 while the game ran 600, one mismatch after another.
+TEST(DaemonDemoE2e, AClockOverrideSetsTheEmulatedClockToo) {
+  Child daemon({kBin + "/eboardd", "--demo-speed", "50", "--print", "json", "--clock", "600+5"});
+  ASSERT_EQ(daemon.wait(90s), 0) << daemon.err();
+  const auto events = parse_events(daemon.out());
+  const auto started = std::find_if(events.begin(), events.end(),
+                                    [](const v1::Event& e) { return e.has_game_started(); });
+  ASSERT_NE(started, events.end());
+  EXPECT_EQ(started->game_started().time_control(), "600+5");
+  ASSERT_NE(game_end(events), nullptr) << daemon.err();
+  std::size_t mismatches = 0;
+  for (const auto& e : events) mismatches += e.has_clock_mismatch();
   EXPECT_EQ(mismatches, 0u) << "the emulated clock and the model disagree";
 }
 
