@@ -36,7 +36,10 @@ const FieldDescriptor* kind_field(const std::string& json_name) {
 // interfaces.md §4 table, then rules.md §0.2 catalogue with the braces' fields (mapped
 // as §4 says: move_pending -> moveTentative, penalty_* -> penalty, claim_window_opened ->
 // claimAvailable, flag_fall -> flagFell, game_over -> gameEnded, count_for_side ->
-// count), then eboard-replay --raw's squareChanged (interfaces.md §2).
+// count), then eboard-replay --raw's squareChanged (interfaces.md §2), then the daemon's
+// seqsLost: an extension (interfaces.md §4 "more may be added") that declares the one gap
+// a power cut can leave under the default --journal-fsync after-publish (issue 6, README
+// "Journal").
 const std::map<std::string, std::vector<std::string>>& documented_kinds() {
   static const std::map<std::string, std::vector<std::string>> kinds = {
       {"gameStarted", {"fen", "rules", "timeControl"}},
@@ -73,6 +76,7 @@ const std::map<std::string, std::vector<std::string>>& documented_kinds() {
       {"clockMismatch", {"field", "clockValue", "modelValue"}},
       {"drawClaimable", {"side", "kind"}},
       {"squareChanged", {"square", "piece"}},
+      {"seqsLost", {"firstSeq", "lastSeq", "reason"}},
   };
   return kinds;
 }
