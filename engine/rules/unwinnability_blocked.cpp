@@ -68,32 +68,25 @@ Bitboard frozen_close_attacks(const Position& pos, Color c, Bitboard frozen) {
   return attacks;
 }
 
+// The squares `units` of one kind reach (joined to `reach`) and attack from there (to
+// `checks`); an absent kind reaches and attacks nothing: most positions have few kinds.
+template <Bitboard (*step)(Bitboard)>
+void add_reach(Bitboard units, Bitboard open, Bitboard& reach, Bitboard& checks) {
+  if (!units) return;
+  const Bitboard r = flood<step>(units, open);
+  reach |= r;
+  checks |= step(r);
+}
+
 Bitboard piece_reach(const Position& pos, Color c, Bitboard frozen, Bitboard* checks) {
   const Bitboard open = ~(frozen & pos.pieces(c));
   const Bitboard mobile = pos.pieces(c) & ~frozen;
-  // (an absent kind reaches and attacks nothing: most positions have few kinds)
   Bitboard reach = 0;
   *checks = 0;
-  if (const Bitboard knights = mobile & pos.pieces(kKnight)) {
-    const Bitboard r = flood<knight_step>(knights, open);
-    reach |= r;
-    *checks |= knight_step(r);
-  }
-  if (const Bitboard bishops = mobile & pos.pieces(kBishop)) {
-    const Bitboard r = flood<diag_step>(bishops, open);
-    reach |= r;
-    *checks |= diag_step(r);
-  }
-  if (const Bitboard rooks = mobile & pos.pieces(kRook)) {
-    const Bitboard r = flood<orth_step>(rooks, open);
-    reach |= r;
-    *checks |= orth_step(r);
-  }
-  if (const Bitboard queens = mobile & pos.pieces(kQueen)) {
-    const Bitboard r = flood<king_step>(queens, open);
-    reach |= r;
-    *checks |= king_step(r);
-  }
+  add_reach<knight_step>(mobile & pos.pieces(kKnight), open, reach, *checks);
+  add_reach<diag_step>(mobile & pos.pieces(kBishop), open, reach, *checks);
+  add_reach<orth_step>(mobile & pos.pieces(kRook), open, reach, *checks);
+  add_reach<king_step>(mobile & pos.pieces(kQueen), open, reach, *checks);
   return reach;
 }
 

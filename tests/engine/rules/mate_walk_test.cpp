@@ -12,15 +12,10 @@
 #include "engine/board/movegen.h"
 #include "engine/rules/mate_search.h"
 #include "engine/rules/mate_walk.h"
+#include "tests/engine/rules/test_fen.h"
 
 namespace eboard::engine {
 namespace {
-
-Position fen(const std::string& text) {
-  auto p = parse_fen(text, FenMode::kAllowIrregular);
-  EXPECT_TRUE(p.ok()) << text;
-  return p.value();
-}
 
 // Every move two plies deep: explore_key_after(pos, m) is the key of the position
 // after make(m), Position::key().

@@ -13,6 +13,7 @@
 
 #include "engine/board/fen.h"
 #include "engine/rules/unwinnability_blocked.h"
+#include "tests/engine/rules/test_fen.h"
 
 namespace eboard::engine {
 namespace {
@@ -74,12 +75,6 @@ bool reference_dance(const Position& pos, const BlockedAnalysis& a, Color winner
     }
   }
   return true;
-}
-
-Position fen(const std::string& text) {
-  auto p = parse_fen(text, FenMode::kAllowIrregular);
-  EXPECT_TRUE(p.ok()) << text;
-  return p.value();
 }
 
 struct Tally {

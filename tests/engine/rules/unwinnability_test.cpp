@@ -11,15 +11,10 @@
 #include "engine/rules/mate_search.h"
 #include "engine/rules/unwinnability_analyzer.h"
 #include "engine/rules/unwinnability_blocked.h"
+#include "tests/engine/rules/test_fen.h"
 
 namespace eboard::engine {
 namespace {
-
-Position fen(const std::string& text) {
-  auto p = parse_fen(text, FenMode::kAllowIrregular);
-  EXPECT_TRUE(p.ok()) << text;
-  return p.value();
-}
 
 Analysis full(const std::string& text, Color side, std::uint64_t nodes = 100'000) {
   return analyse_winnability(fen(text), side, AnalysisMode::kFull, nodes);
