@@ -15,15 +15,14 @@
 #include <sys/un.h>
 
 #include <atomic>
-#include <cstdio>
-#include <map>
-#include <mutex>
-#include <thread>
-
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/websocket.hpp>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <thread>
 
 #include "benchmarks/demo_on_pty.h"
 #include "eboard/v1/json.h"
@@ -37,16 +36,18 @@ namespace v1 = eboard::v1;
 
 int connect_unix(const std::string& path) {
   int fd = -1;
-  poll_until([&] {
-    fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
-    sockaddr_un sa{};
-    sa.sun_family = AF_UNIX;
-    std::snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path.c_str());
-    if (::connect(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) == 0) return true;
-    ::close(fd);
-    fd = -1;
-    return false;
-  }, 10s);
+  poll_until(
+      [&] {
+        fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+        sockaddr_un sa{};
+        sa.sun_family = AF_UNIX;
+        std::snprintf(sa.sun_path, sizeof sa.sun_path, "%s", path.c_str());
+        if (::connect(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) == 0) return true;
+        ::close(fd);
+        fd = -1;
+        return false;
+      },
+      10s);
   return fd;
 }
 
@@ -56,11 +57,13 @@ void read_websocket(std::uint16_t port, std::atomic<bool>& done, std::mutex& mut
   boost::asio::io_context io;
   boost::beast::websocket::stream<boost::asio::ip::tcp::socket> ws(io);
   boost::beast::error_code error;
-  const bool up = poll_until([&] {
-    ws.next_layer().close(error);
-    ws.next_layer().connect({boost::asio::ip::make_address("127.0.0.1"), port}, error);
-    return !error;
-  }, 10s);
+  const bool up = poll_until(
+      [&] {
+        ws.next_layer().close(error);
+        ws.next_layer().connect({boost::asio::ip::make_address("127.0.0.1"), port}, error);
+        return !error;
+      },
+      10s);
   if (!up) return;
   ws.handshake("127.0.0.1", "/ws?board=b1", error);
   while (!error && !done) {
@@ -68,7 +71,8 @@ void read_websocket(std::uint16_t port, std::atomic<bool>& done, std::mutex& mut
     ws.read(buffer, error);
     if (error) break;
     const auto now = Clock::now();
-    const auto frame = eboard::proto::frame_from_json(boost::beast::buffers_to_string(buffer.data()));
+    const auto frame =
+        eboard::proto::frame_from_json(boost::beast::buffers_to_string(buffer.data()));
     if (frame.ok() && frame->has_event()) {
       std::lock_guard lock(mutex);
       arrived.emplace(frame->event().seq(), now);
@@ -81,11 +85,12 @@ void report(const char* path, const std::vector<eboard::bench::PressSample>& pre
   std::vector<double> us;
   for (const auto& p : presses) {
     const auto it = arrived.find(p.seq);
-    if (it != arrived.end()) us.push_back(std::chrono::duration<double, std::micro>(it->second - p.written).count());
+    if (it != arrived.end())
+      us.push_back(std::chrono::duration<double, std::micro>(it->second - p.written).count());
   }
   using eboard::bench::percentile;
-  std::printf("%s: %zu/%zu presses, p50 %.0f us, p99 %.0f us, max %.0f us\n", path, us.size(), presses.size(),
-              percentile(us, 0.5), percentile(us, 0.99), percentile(us, 1.0));
+  std::printf("%s: %zu/%zu presses, p50 %.0f us, p99 %.0f us, max %.0f us\n", path, us.size(),
+              presses.size(), percentile(us, 0.5), percentile(us, 0.99), percentile(us, 1.0));
 }
 
 }  // namespace
@@ -95,8 +100,10 @@ int main(int argc, char** argv) {
   std::string fsync = "always";
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string name = argv[i];
-    if (name == "--pace-ms") pace_ms = std::atoi(argv[i + 1]);
-    else if (name == "--fsync") fsync = argv[i + 1];
+    if (name == "--pace-ms")
+      pace_ms = std::atoi(argv[i + 1]);
+    else if (name == "--fsync")
+      fsync = argv[i + 1];
   }
   const std::string dir = temp_dir("broadcast-bench");
   Broker broker(dir, free_tcp_port());
@@ -105,10 +112,11 @@ int main(int argc, char** argv) {
   if (std::holds_alternative<eboard::sim::PtyError>(link.open())) return 1;
   eboard::sim::DgtEmulator board = eboard::bench::demo_board();
   const std::uint16_t http_port = free_tcp_port();
-  Child daemon({kBin + "/eboardd", "--board", "b1=dgt:" + dir + "/board.pty", "--listen", "unix:" + dir + "/s.sock",
-                "--journal", dir + "/journal", "--journal-fsync", fsync, "--runtime-dir", dir, "--mqtt",
-                "127.0.0.1:" + std::to_string(broker.port()), "--mqtt-site", "bench", "--mqtt-node", "n",
-                "--http", "127.0.0.1:" + std::to_string(http_port)});
+  Child daemon({kBin + "/eboardd", "--board", "b1=dgt:" + dir + "/board.pty", "--listen",
+                "unix:" + dir + "/s.sock", "--journal", dir + "/journal", "--journal-fsync", fsync,
+                "--runtime-dir", dir, "--mqtt", "127.0.0.1:" + std::to_string(broker.port()),
+                "--mqtt-site", "bench", "--mqtt-node", "n", "--http",
+                "127.0.0.1:" + std::to_string(http_port)});
   Subscriber subscriber(broker.port(), "eboard/v1/bench/n/b1/events", "latency-sub");
   std::atomic<bool> done{false};
   std::mutex ws_mutex;

@@ -1,6 +1,7 @@
 // eboardd's end-to-end figures (issue 6 "How fast"; BENCHMARKS.md):
 //
-//   bench_daemon_latency latency [--pace-ms N] [--fsync after-publish(default)|always|interval|never] [--games G]
+//   bench_daemon_latency latency [--pace-ms N] [--fsync
+//   after-publish(default)|always|interval|never] [--games G]
 //     This process is the DGT board: it holds the pty (simulators' PtyLink and
 //     DgtEmulator, the same code as `eboard-sim dgt`) and is also a consumer on the
 //     daemon's Unix socket. It plays the demo game statement by statement and, for every
@@ -92,28 +93,31 @@ int latency(int pace_ms, const std::string& fsync, int games) {
   eboard::sim::PtyLink link(dir + "/board.pty");
   if (std::holds_alternative<eboard::sim::PtyError>(link.open())) return 1;
   eboard::sim::DgtEmulator board = eboard::bench::demo_board();
-  const pid_t daemon = spawn({bin + "/eboardd", "--board", "b1=dgt:" + dir + "/board.pty", "--listen",
-                              "unix:" + dir + "/s.sock", "--journal", dir, "--journal-fsync", fsync,
-                              "--runtime-dir", dir},
-                             true, dir + "/eboardd.log");
+  const pid_t daemon = spawn(
+      {bin + "/eboardd", "--board", "b1=dgt:" + dir + "/board.pty", "--listen",
+       "unix:" + dir + "/s.sock", "--journal", dir, "--journal-fsync", fsync, "--runtime-dir", dir},
+      true, dir + "/eboardd.log");
   const int consumer = connect_unix(dir + "/s.sock", 10s);
   if (consumer < 0) return 1;
   std::vector<double> samples;
   for (const auto& press : eboard::bench::play_demo_on_pty(link, board, consumer, pace_ms, games)) {
-    samples.push_back(std::chrono::duration<double, std::micro>(press.received - press.written).count());
+    samples.push_back(
+        std::chrono::duration<double, std::micro>(press.received - press.written).count());
   }
   stop(daemon);
   // Under after-publish the daemon says at shutdown how many events had to wait for a
   // seq reservation's sync (daemon/core/seq_reservation.h); they should be none.
   std::ifstream log(dir + "/eboardd.log");
   for (std::string line; std::getline(log, line);) {
-    if (line.find("seq reservation") != std::string::npos) std::printf("daemon: %s\n", line.c_str());
+    if (line.find("seq reservation") != std::string::npos)
+      std::printf("daemon: %s\n", line.c_str());
   }
   using eboard::bench::percentile;
-  std::printf("latency: pace %d ms, fsync %s, %d games, %zu presses: p50 %.0f us, p90 %.0f us, "
-              "p99 %.0f us, max %.0f us\n",
-              pace_ms, fsync.c_str(), games, samples.size(), percentile(samples, 0.5),
-              percentile(samples, 0.9), percentile(samples, 0.99), percentile(samples, 1.0));
+  std::printf(
+      "latency: pace %d ms, fsync %s, %d games, %zu presses: p50 %.0f us, p90 %.0f us, "
+      "p99 %.0f us, max %.0f us\n",
+      pace_ms, fsync.c_str(), games, samples.size(), percentile(samples, 0.5),
+      percentile(samples, 0.9), percentile(samples, 0.99), percentile(samples, 1.0));
   std::string cleanup = "rm -rf " + dir;
   (void)!std::system(cleanup.c_str());
   return samples.empty() ? 1 : 0;
@@ -142,8 +146,15 @@ int load(int boards, int seconds) {
   const std::string bin = eboard::daemon::program_directory();
   const std::string dir = temp_dir();
   std::ofstream(dir + "/game.ebs") << eboard::daemon::demo_script().value();
-  std::vector<std::string> argv = {bin + "/eboardd", "--listen", "unix:" + dir + "/s.sock", "--journal",
-                                   dir + "/journal", "--runtime-dir", dir, "--sim-speed", "1"};
+  std::vector<std::string> argv = {bin + "/eboardd",
+                                   "--listen",
+                                   "unix:" + dir + "/s.sock",
+                                   "--journal",
+                                   dir + "/journal",
+                                   "--runtime-dir",
+                                   dir,
+                                   "--sim-speed",
+                                   "1"};
   for (int b = 0; b < boards; ++b) {
     argv.push_back("--board");
     argv.push_back("b" + std::to_string(b) + "=sim:" + dir + "/game.ebs");
@@ -152,9 +163,8 @@ int load(int boards, int seconds) {
   const int probe = connect_unix(dir + "/s.sock", 20s);
   if (probe < 0) return 1;
   ::close(probe);
-  const pid_t consumer = spawn({bin + "/eboard-events", "--connect", "unix:" + dir + "/s.sock", "--format",
-                                "json"},
-                               true);
+  const pid_t consumer = spawn(
+      {bin + "/eboard-events", "--connect", "unix:" + dir + "/s.sock", "--format", "json"}, true);
   ::poll(nullptr, 0, 3000);  // let every board connect and its game start
   const auto [u0, s0] = cpu_ticks(daemon);
   const auto t0 = Clock::now();
@@ -163,12 +173,14 @@ int load(int boards, int seconds) {
   const double wall = std::chrono::duration<double>(Clock::now() - t0).count();
   std::ifstream status_file("/proc/" + std::to_string(daemon) + "/status");
   std::string status((std::istreambuf_iterator<char>(status_file)), {});
-  const double cpu = static_cast<double>((u1 - u0) + (s1 - s0)) / static_cast<double>(sysconf(_SC_CLK_TCK));
-  std::printf("load: %d boards, %.1f s: daemon CPU %.2f%% of one core (user %.2f s, system %.2f s), "
-              "RSS %ld KiB, peak RSS %ld KiB\n",
-              boards, wall, 100.0 * cpu / wall, static_cast<double>(u1 - u0) / sysconf(_SC_CLK_TCK),
-              static_cast<double>(s1 - s0) / sysconf(_SC_CLK_TCK), field(status, "VmRSS:"),
-              field(status, "VmHWM:"));
+  const double cpu =
+      static_cast<double>((u1 - u0) + (s1 - s0)) / static_cast<double>(sysconf(_SC_CLK_TCK));
+  std::printf(
+      "load: %d boards, %.1f s: daemon CPU %.2f%% of one core (user %.2f s, system %.2f s), "
+      "RSS %ld KiB, peak RSS %ld KiB\n",
+      boards, wall, 100.0 * cpu / wall, static_cast<double>(u1 - u0) / sysconf(_SC_CLK_TCK),
+      static_cast<double>(s1 - s0) / sysconf(_SC_CLK_TCK), field(status, "VmRSS:"),
+      field(status, "VmHWM:"));
   stop(consumer);
   stop(daemon);
   std::string cleanup = "rm -rf " + dir;
@@ -187,15 +199,21 @@ int main(int argc, char** argv) {
   int games = 1;
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string name = argv[i];
-    if (name == "--pace-ms") pace_ms = std::atoi(argv[i + 1]);
-    else if (name == "--boards") boards = std::atoi(argv[i + 1]);
-    else if (name == "--seconds") seconds = std::atoi(argv[i + 1]);
-    else if (name == "--fsync") fsync = argv[i + 1];
-    else if (name == "--games") games = std::max(1, std::atoi(argv[i + 1]));
+    if (name == "--pace-ms")
+      pace_ms = std::atoi(argv[i + 1]);
+    else if (name == "--boards")
+      boards = std::atoi(argv[i + 1]);
+    else if (name == "--seconds")
+      seconds = std::atoi(argv[i + 1]);
+    else if (name == "--fsync")
+      fsync = argv[i + 1];
+    else if (name == "--games")
+      games = std::max(1, std::atoi(argv[i + 1]));
   }
   if (mode == "latency") return latency(pace_ms, fsync, games);
   if (mode == "load") return load(boards, seconds);
-  std::cerr << "usage: bench_daemon_latency latency [--pace-ms N] [--fsync always|after-publish|interval|never] [--games G]\n"
+  std::cerr << "usage: bench_daemon_latency latency [--pace-ms N] [--fsync "
+               "always|after-publish|interval|never] [--games G]\n"
                "       bench_daemon_latency load [--boards N] [--seconds S]\n";
   return 2;
 }

@@ -17,9 +17,9 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -54,8 +54,8 @@ inline sim::DgtEmulator demo_board() {
 
 // Plays the game `games` times; `pace_ms` between presses (0: as fast as the daemon
 // answers). `board_id` names the board for the NewGame commands.
-inline std::vector<PressSample> play_demo_on_pty(sim::PtyLink& link, sim::DgtEmulator& board, int consumer,
-                                                 int pace_ms, int games = 1,
+inline std::vector<PressSample> play_demo_on_pty(sim::PtyLink& link, sim::DgtEmulator& board,
+                                                 int consumer, int pace_ms, int games = 1,
                                                  const std::string& board_id = "b1") {
   using namespace std::chrono_literals;
   const auto script_text = daemon::demo_script();
@@ -124,13 +124,18 @@ inline std::vector<PressSample> play_demo_on_pty(sim::PtyLink& link, sim::DgtEmu
   for (int game = 0; game < games; ++game) {
     if (game > 0) {
       if (first_press && first_press == last_press) {
-        const auto other = *first_press == script::Side::kWhite ? script::Side::kBlack : script::Side::kWhite;
-        send(script::Statement{0, script::Millis(game_length - script::Millis(5000)), script::Lever{other}}, game - 1);
+        const auto other =
+            *first_press == script::Side::kWhite ? script::Side::kBlack : script::Side::kWhite;
+        send(script::Statement{0, script::Millis(game_length - script::Millis(5000)),
+                               script::Lever{other}},
+             game - 1);
         pump(50ms, false);
       }
       // The clock set back to the demo's 5 minutes (no flag falls in a later game) and the
       // pieces back to the start (the script's first statement), then a new game.
-      send(script::Statement{0, script::Millis(0), script::ClockTime{initial_time, initial_time, {}, {}}}, game);
+      send(script::Statement{0, script::Millis(0),
+                             script::ClockTime{initial_time, initial_time, {}, {}}},
+           game);
       pump(20ms, false);
       for (const auto& s : script.statements) {
         if (!s.at || !std::holds_alternative<script::Placement>(s.body)) continue;
@@ -165,7 +170,8 @@ inline std::vector<PressSample> play_demo_on_pty(sim::PtyLink& link, sim::DgtEmu
           samples.push_back({t0, Clock::now(), moved_seq});
         } else {
           // Not a sample (there is no arrival time); said, so a run's count shows it.
-          std::fprintf(stderr, "game %d, press %d: no moveCompleted within 1 s\n", game + 1, press_index);
+          std::fprintf(stderr, "game %d, press %d: no moveCompleted within 1 s\n", game + 1,
+                       press_index);
         }
       } else {
         pump(2ms, false);

@@ -41,7 +41,8 @@ const std::vector<Game>& corpus() {
   static const std::vector<Game> games = [] {
     std::vector<Game> out;
     std::vector<std::filesystem::path> files;
-    for (const auto& e : std::filesystem::directory_iterator(std::string(EBOARD_SHARED_DIR) + "/data/pgn"))
+    for (const auto& e :
+         std::filesystem::directory_iterator(std::string(EBOARD_SHARED_DIR) + "/data/pgn"))
       if (e.path().extension() == ".pgn") files.push_back(e.path());
     std::sort(files.begin(), files.end());
     for (const auto& path : files) {
@@ -61,9 +62,11 @@ const std::vector<Game>& corpus() {
           if (const auto* l = std::get_if<eboard::script::Lift>(&s.body))
             game.inputs.push_back({at, 0, std::uint8_t(l->square), kEmptyCode});
           else if (const auto* p = std::get_if<eboard::script::Put>(&s.body))
-            game.inputs.push_back({at, 0, std::uint8_t(p->square), square_code_from_char(p->piece)});
+            game.inputs.push_back(
+                {at, 0, std::uint8_t(p->square), square_code_from_char(p->piece)});
           else if (const auto* v = std::get_if<eboard::script::Lever>(&s.body))
-            game.inputs.push_back({at, std::uint8_t(v->side == eboard::script::Side::kWhite ? 1 : 2), 0, 0});
+            game.inputs.push_back(
+                {at, std::uint8_t(v->side == eboard::script::Side::kWhite ? 1 : 2), 0, 0});
         }
         out.push_back(std::move(game));
       }
@@ -112,11 +115,12 @@ void BM_SquareChangeLatency(benchmark::State& state) {
   for (auto _ : state) {
     samples.clear();
     for (const Game& g : corpus())
-      replay_recognizer(g, events, [&](MoveRecognizer& r, const Input& in, Millis now, RecognizerEvents& out) {
-        const auto t0 = Clock::now();
-        r.sense_square(Square(in.square), in.code, now, out);
-        samples.push_back((Clock::now() - t0).count() - overhead);
-      });
+      replay_recognizer(g, events,
+                        [&](MoveRecognizer& r, const Input& in, Millis now, RecognizerEvents& out) {
+                          const auto t0 = Clock::now();
+                          r.sense_square(Square(in.square), in.code, now, out);
+                          samples.push_back((Clock::now() - t0).count() - overhead);
+                        });
   }
   std::sort(samples.begin(), samples.end());
   state.counters["square_changes"] = double(samples.size());
@@ -133,12 +137,14 @@ void BM_RecognizerReplay(benchmark::State& state) {
   for (auto _ : state) {
     for (const Game& g : corpus()) {
       inputs += g.inputs.size();
-      replay_recognizer(g, events, [](MoveRecognizer& r, const Input& in, Millis now, RecognizerEvents& out) {
-        r.sense_square(Square(in.square), in.code, now, out);
-      });
+      replay_recognizer(g, events,
+                        [](MoveRecognizer& r, const Input& in, Millis now, RecognizerEvents& out) {
+                          r.sense_square(Square(in.square), in.code, now, out);
+                        });
     }
   }
-  state.counters["sensor_events_per_s"] = benchmark::Counter(double(inputs), benchmark::Counter::kIsRate);
+  state.counters["sensor_events_per_s"] =
+      benchmark::Counter(double(inputs), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_RecognizerReplay)->Unit(benchmark::kMillisecond)->Iterations(3);
 
@@ -157,12 +163,15 @@ void BM_TrackerReplay(benchmark::State& state) {
       inputs += g.inputs.size();
       for (const Input& in : g.inputs) {
         events.clear();
-        if (in.kind == 0) t.square(Millis(in.at_ms), Square(in.square), in.code, events);
-        else t.lever(Millis(in.at_ms), Color(in.kind - 1), events);
+        if (in.kind == 0)
+          t.square(Millis(in.at_ms), Square(in.square), in.code, events);
+        else
+          t.lever(Millis(in.at_ms), Color(in.kind - 1), events);
       }
     }
   }
-  state.counters["sensor_events_per_s"] = benchmark::Counter(double(inputs), benchmark::Counter::kIsRate);
+  state.counters["sensor_events_per_s"] =
+      benchmark::Counter(double(inputs), benchmark::Counter::kIsRate);
 }
 BENCHMARK(BM_TrackerReplay)->Unit(benchmark::kMillisecond)->Iterations(1);
 

@@ -7,14 +7,13 @@
 //   bench_sinks [EVENTS]   (default 2000 latency samples)
 #include <algorithm>
 #include <atomic>
-#include <iostream>
-#include <thread>
-
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/websocket.hpp>
+#include <iostream>
+#include <thread>
 
 #include "daemon/sinks/http_server.h"
 #include "daemon/sinks/mqtt_publisher.h"
@@ -34,20 +33,23 @@ struct Samples {
   std::map<std::uint32_t, Clock::time_point> received;
 };
 
-void report(const char* what, const std::map<std::uint32_t, Clock::time_point>& sent, Samples& got) {
+void report(const char* what, const std::map<std::uint32_t, Clock::time_point>& sent,
+            Samples& got) {
   std::vector<double> us;
   std::lock_guard lock(got.mutex);
   for (const auto& [seq, at] : sent) {
     auto it = got.received.find(seq);
-    if (it != got.received.end()) us.push_back(std::chrono::duration<double, std::micro>(it->second - at).count());
+    if (it != got.received.end())
+      us.push_back(std::chrono::duration<double, std::micro>(it->second - at).count());
   }
   std::sort(us.begin(), us.end());
   if (us.empty()) {
     std::cout << what << ": nothing received\n";
     return;
   }
-  std::cout << what << ": " << us.size() << "/" << sent.size() << " events, p50 " << us[us.size() / 2] / 1000
-            << " ms, p99 " << us[us.size() * 99 / 100] / 1000 << " ms, max " << us.back() / 1000 << " ms\n";
+  std::cout << what << ": " << us.size() << "/" << sent.size() << " events, p50 "
+            << us[us.size() / 2] / 1000 << " ms, p99 " << us[us.size() * 99 / 100] / 1000
+            << " ms, max " << us.back() / 1000 << " ms\n";
 }
 
 v1::Event clock_event(int i) {
@@ -115,11 +117,14 @@ int main(int argc, char** argv) {
   std::function<void()> tick = [&] {
     timer.expires_after(std::chrono::milliseconds(2));
     timer.async_wait([&](const boost::system::error_code&) {
-      if (!(*sinks)->mqtt()->connected() || (*sinks)->http()->websocket_clients() == 0) return tick();
+      if (!(*sinks)->mqtt()->connected() || (*sinks)->http()->websocket_clients() == 0)
+        return tick();
       const auto at = Clock::now();
       sent[hub.publish(0, clock_event(i))] = at;
-      if (++i < samples) tick();
-      else io.stop();
+      if (++i < samples)
+        tick();
+      else
+        io.stop();
     });
   };
   tick();
@@ -150,17 +155,21 @@ int main(int argc, char** argv) {
     check.expires_after(std::chrono::milliseconds(1));
     check.async_wait([&](const boost::system::error_code&) {
       bool all = published == per_board;
-      for (std::size_t b = 0; all && b < 64; ++b) all = (*sinks)->mqtt()->acked_seq(b) == hub.last_seq(b);
-      if (all) io.stop();
-      else wait_acked();
+      for (std::size_t b = 0; all && b < 64; ++b)
+        all = (*sinks)->mqtt()->acked_seq(b) == hub.last_seq(b);
+      if (all)
+        io.stop();
+      else
+        wait_acked();
     });
   };
   wait_acked();
   io.restart();
   io.run();
   const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-  std::cout << "64 boards x " << per_board << " events published and acknowledged: " << 64 * per_board / seconds
-            << " events/s (" << seconds << " s)\n";
+  std::cout << "64 boards x " << per_board
+            << " events published and acknowledged: " << 64 * per_board / seconds << " events/s ("
+            << seconds << " s)\n";
   done = true;
   (*sinks)->shutdown();
   io.restart();

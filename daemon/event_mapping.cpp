@@ -75,8 +75,12 @@ v1::SetupIrregularity setup_kind_of(engine::SetupIrregularKind k) {
 // The arbiter's enums list the proto's values in the proto's order, from 1.
 v1::ClaimKind claim_kind_of(engine::ClaimKind k) { return v1::ClaimKind(int(k) + 1); }
 v1::PenaltyKind penalty_kind_of(engine::PenaltyKind k) { return v1::PenaltyKind(int(k) + 1); }
-v1::ClaimDecisionReason claim_reason_of(engine::ClaimReason r) { return v1::ClaimDecisionReason(int(r)); }
-v1::Unwinnability unwinnability_of(engine::UnwinnabilityNote u) { return v1::Unwinnability(int(u)); }
+v1::ClaimDecisionReason claim_reason_of(engine::ClaimReason r) {
+  return v1::ClaimDecisionReason(int(r));
+}
+v1::Unwinnability unwinnability_of(engine::UnwinnabilityNote u) {
+  return v1::Unwinnability(int(u));
+}
 v1::CastlingWing wing_of(engine::CastlingWing w) { return v1::CastlingWing(int(w) + 1); }
 v1::IllegalPositionKind illegal_position_of(engine::IllegalPositionKind k) {
   return v1::IllegalPositionKind(int(k) + 1);
@@ -355,7 +359,7 @@ v1::Event to_proto(const GameEvent& e, const EventEnvelope& envelope) {
   out.set_seq(envelope.seq);
   out.set_at_ms(std::int32_t(e.at_ms));
   out.set_visibility(e.visibility == engine::EventVisibility::kPublic ? v1::VISIBILITY_PUBLIC
-                                                                       : v1::VISIBILITY_ARBITER);
+                                                                      : v1::VISIBILITY_ARBITER);
   out.set_game_id(envelope.game_id);
   for (const std::string& a : e.articles) out.add_articles(a);
   out.set_rules(envelope.rules);

@@ -28,7 +28,8 @@ std::variant<BoardSpec, SpecError> parse_board_spec(std::string_view text) {
       spec.serial = std::string(value);
     } else if (key == "white") {
       const auto white = parse_white_setting(value);
-      if (!white) return SpecError{"white= takes left, right or auto, not '" + std::string(value) + "'"};
+      if (!white)
+        return SpecError{"white= takes left, right or auto, not '" + std::string(value) + "'"};
       spec.white = *white;
     } else {
       return SpecError{"unknown board spec option '" + std::string(key) + "'"};

@@ -19,7 +19,9 @@ struct BoardSpec {
   WhiteSetting white = WhiteSetting::kAuto;
 };
 
-struct SpecError { std::string message; };
+struct SpecError {
+  std::string message;
+};
 std::variant<BoardSpec, SpecError> parse_board_spec(std::string_view text);
 
 }  // namespace eboard::drivers

@@ -35,7 +35,7 @@ struct DecoderOutput {
 // Counters for the device status (monotonic over the decoder's life, across reconnects).
 struct DecoderCounters {
   std::uint64_t bytes_received = 0;
-  std::uint64_t discarded_bytes = 0;   // dropped by resynchronisation
+  std::uint64_t discarded_bytes = 0;  // dropped by resynchronisation
   std::uint64_t messages = 0;
   std::uint64_t dumps_requested = 0;
   std::uint64_t clock_resends = 0;
@@ -47,8 +47,7 @@ class Decoder {
   virtual ~Decoder() = default;
   virtual void on_connected(TimePoint now, DecoderOutput& out) = 0;
   virtual void on_disconnected() = 0;
-  virtual void on_bytes(std::span<const std::uint8_t> bytes, TimePoint now,
-                        DecoderOutput& out) = 0;
+  virtual void on_bytes(std::span<const std::uint8_t> bytes, TimePoint now, DecoderOutput& out) = 0;
   virtual void on_timer(TimePoint now, DecoderOutput& out) = 0;
   // The earliest time on_timer wants to run; nullopt when nothing is pending.
   virtual std::optional<TimePoint> next_deadline() const = 0;

@@ -18,10 +18,20 @@ namespace eboard::drivers {
 
 enum class Piece : std::uint8_t {
   kEmpty,
-  kWhitePawn, kWhiteKnight, kWhiteBishop, kWhiteRook, kWhiteQueen, kWhiteKing,
-  kBlackPawn, kBlackKnight, kBlackBishop, kBlackRook, kBlackQueen, kBlackKing,
-  kOccupied,          // occupancy-only boards: something stands here
-  kResultDraw,        // DGT "magic" result pieces (protocols.md §1.6)
+  kWhitePawn,
+  kWhiteKnight,
+  kWhiteBishop,
+  kWhiteRook,
+  kWhiteQueen,
+  kWhiteKing,
+  kBlackPawn,
+  kBlackKnight,
+  kBlackBishop,
+  kBlackRook,
+  kBlackQueen,
+  kBlackKing,
+  kOccupied,    // occupancy-only boards: something stands here
+  kResultDraw,  // DGT "magic" result pieces (protocols.md §1.6)
   kResultWhiteWins,
   kResultBlackWins,
 };
@@ -36,63 +46,94 @@ enum class ClockSide : std::uint8_t { kLeft, kRight };
 using Millis = std::chrono::milliseconds;
 
 // --- events ---------------------------------------------------------------------------
-struct PlacementSeen { Placement placement; };        // a full dump
-struct SquareChanged { int square = 0; Piece piece = Piece::kEmpty; };
+struct PlacementSeen {
+  Placement placement;
+};  // a full dump
+struct SquareChanged {
+  int square = 0;
+  Piece piece = Piece::kEmpty;
+};
 
 struct ClockReading {
   Millis left{0};
   Millis right{0};
-  bool running = false;                   // stopped with start/stop when false
-  std::optional<ClockSide> turn;          // whose clock the clock says runs
-  std::optional<ClockSide> lever_high;    // the side whose lever is up (unknown on some clocks)
-  bool left_flag = false;                 // flag shown (fallen, or next period started)
+  bool running = false;                 // stopped with start/stop when false
+  std::optional<ClockSide> turn;        // whose clock the clock says runs
+  std::optional<ClockSide> lever_high;  // the side whose lever is up (unknown on some clocks)
+  bool left_flag = false;               // flag shown (fallen, or next period started)
   bool right_flag = false;
   bool battery_low = false;
 };
-struct LeverPressed { ClockSide side = ClockSide::kLeft; };  // the player on `side` pressed
-struct FlagShown { ClockSide side = ClockSide::kLeft; };     // a flag appeared on `side`
+struct LeverPressed {
+  ClockSide side = ClockSide::kLeft;
+};  // the player on `side` pressed
+struct FlagShown {
+  ClockSide side = ClockSide::kLeft;
+};  // a flag appeared on `side`
 // Both flags appeared in one reading (the first after a reconnect, say): the clock cannot
 // tell which fell first (rules.md D10, Guidelines III.3.1).
 struct BothFlagsShown {};
-struct ClockAbsent {};                                        // the board says no clock
+struct ClockAbsent {};  // the board says no clock
 
 // A clock's answer to a command of ours (or an unsolicited report).
 struct ClockAck {
-  std::uint8_t command = 0;   // the command id answered (protocols.md §1.8 ack1)
-  bool error = false;         // ack0 == 0x40
+  std::uint8_t command = 0;  // the command id answered (protocols.md §1.8 ack1)
+  bool error = false;        // ack0 == 0x40
   std::array<std::uint8_t, 4> raw{};
 };
 // A queued clock command gave up after its resend (no ack, or error acks).
-struct ClockCommandFailed { std::uint8_t command = 0; std::string reason; };
+struct ClockCommandFailed {
+  std::uint8_t command = 0;
+  std::string reason;
+};
 
 enum class InfoKind : std::uint8_t {
-  kVersion, kSerial, kLongSerial, kTrademark, kBusAddress, kClockVersion, kBattery
+  kVersion,
+  kSerial,
+  kLongSerial,
+  kTrademark,
+  kBusAddress,
+  kClockVersion,
+  kBattery
 };
-struct DeviceInfo { InfoKind kind = InfoKind::kVersion; std::string text; };
+struct DeviceInfo {
+  InfoKind kind = InfoKind::kVersion;
+  std::string text;
+};
 
 enum class LinkState : std::uint8_t {
-  kConfirmed,    // the device answered the handshake: it is what we think it is
-  kNoAnswer,     // the handshake went unanswered (wrong device, or asleep)
-  kSilent,       // a confirmed device stopped answering keep-alives
-  kResync,       // bytes were discarded; a full dump was requested
+  kConfirmed,  // the device answered the handshake: it is what we think it is
+  kNoAnswer,   // the handshake went unanswered (wrong device, or asleep)
+  kSilent,     // a confirmed device stopped answering keep-alives
+  kResync,     // bytes were discarded; a full dump was requested
 };
-struct LinkStatus { LinkState state = LinkState::kConfirmed; std::string detail; };
+struct LinkStatus {
+  LinkState state = LinkState::kConfirmed;
+  std::string detail;
+};
 
-struct ChangeLog { std::vector<std::uint8_t> bytes; };  // EEPROM read-out, protocols.md §1.11
+struct ChangeLog {
+  std::vector<std::uint8_t> bytes;
+};  // EEPROM read-out, protocols.md §1.11
 
 using SensorEvent = std::variant<PlacementSeen, SquareChanged, ClockReading, LeverPressed,
-                                 FlagShown, BothFlagsShown, ClockAbsent, ClockAck, ClockCommandFailed,
-                                 DeviceInfo, LinkStatus, ChangeLog>;
+                                 FlagShown, BothFlagsShown, ClockAbsent, ClockAck,
+                                 ClockCommandFailed, DeviceInfo, LinkStatus, ChangeLog>;
 
 // --- clock commands (what the daemon may ask a clock to do) --------------------------------
-struct ClockText { std::string text; int beep = 0; };    // DGT 3000: 8 characters, beep 0-15
+struct ClockText {
+  std::string text;
+  int beep = 0;
+};  // DGT 3000: 8 characters, beep 0-15
 struct ClockSetAndRun {
   Millis left{0};
   Millis right{0};
   std::optional<ClockSide> run;  // nullopt: both stopped
 };
 struct ClockEndText {};
-struct ClockBeep { Millis duration{0}; };
+struct ClockBeep {
+  Millis duration{0};
+};
 struct ClockVersionRequest {};
 using ClockCommand =
     std::variant<ClockText, ClockSetAndRun, ClockEndText, ClockBeep, ClockVersionRequest>;

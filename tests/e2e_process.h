@@ -122,10 +122,14 @@ class Child {
     return true;
   }
   bool wait_for_stderr(const std::string& text, std::chrono::milliseconds limit) {
-    return wait_for([&](const std::string&, const std::string& err) { return err.find(text) != std::string::npos; }, limit);
+    return wait_for([&](const std::string&,
+                        const std::string& err) { return err.find(text) != std::string::npos; },
+                    limit);
   }
   bool wait_for_stdout(const std::string& text, std::chrono::milliseconds limit) {
-    return wait_for([&](const std::string& out, const std::string&) { return out.find(text) != std::string::npos; }, limit);
+    return wait_for([&](const std::string& out,
+                        const std::string&) { return out.find(text) != std::string::npos; },
+                    limit);
   }
   const std::string& out() const { return out_text_; }
   const std::string& err() const { return err_text_; }

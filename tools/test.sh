@@ -27,6 +27,11 @@ run_ctest() {
   passed=$((passed + ${n:-0}))
 }
 
+if [ "$ci" = "true" ]; then
+  step "format"
+  tools/check-format.sh
+fi
+
 step "release build"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DEBOARD_WERROR=$werror
 cmake --build build -j "$jobs"

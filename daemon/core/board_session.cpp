@@ -45,8 +45,8 @@ Result<engine::TrackerConfig> make_tracker_config(const GameSetup& setup) {
       return Error{"param " + name + ": " + error->message};
     }
   }
-  auto control = engine::parse_time_control(setup.clock.empty() ? config.rules.default_clock
-                                                                 : setup.clock);
+  auto control =
+      engine::parse_time_control(setup.clock.empty() ? config.rules.default_clock : setup.clock);
   if (!control) return Error{"time control: " + control.error()};
   config.time_control = control.value();
   auto start = engine::parse_fen(setup.start_fen.empty() ? engine::kStartFen : setup.start_fen);
@@ -93,7 +93,8 @@ std::optional<Error> BoardSession::resume(const BoardState& journal_state) {
   // replay_game); if that fails, it resumes from the last position alone.
   setup.start_fen = s.start_fen();
   auto config = make_tracker_config(setup);
-  if (!config) return Error{"board " + board_id_ + ": cannot resume the journal's game: " + config.error()};
+  if (!config)
+    return Error{"board " + board_id_ + ": cannot resume the journal's game: " + config.error()};
   rules_name_ = config->rules.name;
   new_tracker(std::move(config).value());
   ply_offset_ = 0;
@@ -216,7 +217,8 @@ void BoardSession::on_sensor(const drivers::SensorEvent& sensor, Millis now) {
   } else if (std::holds_alternative<drivers::ClockAbsent>(sensor)) {
     clock_known_ = true;
     clock_running_.reset();
-    device_status(v1::DEVICE_ROLE_CLOCK, v1::DEVICE_STATE_ABSENT, "the board reports no clock", now);
+    device_status(v1::DEVICE_ROLE_CLOCK, v1::DEVICE_STATE_ABSENT, "the board reports no clock",
+                  now);
     if (pending_dump_) judge_dump(now, false);
   }
   emit(out);
@@ -263,8 +265,8 @@ void BoardSession::clock_reading(const drivers::ClockReading& reading, Millis no
 
 bool BoardSession::judge_dump(Millis now, bool final) {
   const Codes board = *pending_dump_;
-  const MissedMoves missed = find_missed_moves(tracker_->committed(), board,
-                                               clock_known_ ? clock_running_ : std::nullopt);
+  const MissedMoves missed =
+      find_missed_moves(tracker_->committed(), board, clock_known_ ? clock_running_ : std::nullopt);
   if (missed.verdict == MissedMoves::Verdict::kUnexplained && !final) return false;
   pending_dump_.reset();
   pending_dump_at_.reset();

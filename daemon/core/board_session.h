@@ -54,8 +54,7 @@ class BoardSession {
  public:
   using Publish = std::function<std::uint32_t(eboard::v1::Event)>;
 
-  BoardSession(std::string board_id, GameSetup setup, drivers::WhiteSetting white,
-               Publish publish);
+  BoardSession(std::string board_id, GameSetup setup, drivers::WhiteSetting white, Publish publish);
 
   // Continues the journal's game (call before any input). When the game cannot be played
   // again from its start (recovery.h replay_game) it continues from the last position
@@ -99,10 +98,10 @@ class BoardSession {
   std::optional<engine::GameTracker> tracker_;
   std::uint32_t game_id_ = 0;
   std::string rules_name_;
-  int ply_offset_ = 0;          // completed plies before a resumed tracker's start
+  int ply_offset_ = 0;  // completed plies before a resumed tracker's start
   bool suppress_started_ = false;
-  bool resumed_ = false;        // a journal's game continues on a fresh tracker
-  bool recovering_ = false;     // feeding moves found by recovery
+  bool resumed_ = false;     // a journal's game continues on a fresh tracker
+  bool recovering_ = false;  // feeding moves found by recovery
   bool awaiting_dump_ = false;
   std::optional<Codes> pending_dump_;
   std::optional<Millis> pending_dump_at_;
@@ -125,7 +124,8 @@ class BoardSession {
   };
   std::map<std::uint32_t, OpenProposal> proposals_;
   void note_proposal(const engine::GameEvent& e, std::uint32_t seq);
-  std::optional<eboard::v1::Ack> check_ruling(const engine::OperatorAction& a, OpenProposal*& target);
+  std::optional<eboard::v1::Ack> check_ruling(const engine::OperatorAction& a,
+                                              OpenProposal*& target);
   std::string resume_warning_;
 };
 

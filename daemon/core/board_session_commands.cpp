@@ -1,10 +1,9 @@
 // BoardSession's control side: the Commands of interfaces.md §4 (new game, arbiter
 // actions, claims, rulings, promotion choices) checked, mapped to the tracker's operator
 // actions and answered with an ack; and the proposals a ruling may name.
-#include "daemon/core/board_session.h"
-
 #include <algorithm>
 
+#include "daemon/core/board_session.h"
 #include "engine/board/fen.h"
 
 namespace eboard::daemon {
@@ -78,7 +77,8 @@ std::optional<v1::Ack> BoardSession::check_ruling(const engine::OperatorAction& 
     if (named || (!a.seq && !it->second.settled)) target = &it->second;
   }
   if (!a.seq && !target) {
-    return ack(v1::ACK_ERROR_REJECTED, "ruling: board " + board_id_ + " has no open proposal to rule on");
+    return ack(v1::ACK_ERROR_REJECTED,
+               "ruling: board " + board_id_ + " has no open proposal to rule on");
   }
   const std::string named = a.seq ? "ruling.seq: " + std::to_string(*a.seq) : std::string("ruling");
   if (!target) {
@@ -87,8 +87,8 @@ std::optional<v1::Ack> BoardSession::check_ruling(const engine::OperatorAction& 
                                            "unapplied penalty, published in this daemon's run)");
   }
   if (target->settled) {
-    return ack(v1::ACK_ERROR_REJECTED, named + ": that proposal of board " + board_id_ +
-                                           " is already settled");
+    return ack(v1::ACK_ERROR_REJECTED,
+               named + ": that proposal of board " + board_id_ + " is already settled");
   }
   return std::nullopt;
 }
@@ -157,7 +157,8 @@ v1::Ack BoardSession::run_action(const v1::Command& c, Millis now) {
     case v1::Command::kClaim: {
       if (auto bad = need_side(c.claim().side(), "claim.side")) return *bad;
       const char* word = claim_word(c.claim().kind());
-      if (!word) return ack(v1::ACK_ERROR_INVALID_ARGUMENT, "claim.kind: not a claim a player can make");
+      if (!word)
+        return ack(v1::ACK_ERROR_INVALID_ARGUMENT, "claim.kind: not a claim a player can make");
       a.kind = K::kClaim;
       a.claim = word;
       a.uci = c.claim().intended_uci();
@@ -201,8 +202,9 @@ v1::Ack BoardSession::run_action(const v1::Command& c, Millis now) {
                    "promotion_choice.piece: must be QUEEN, ROOK, BISHOP or KNIGHT");
       }
       if (tracker_->recognizer().keys() != engine::MatchKeys::kOccupancy) {
-        return ack(v1::ACK_ERROR_REJECTED, "promotion_choice: board " + board_id_ +
-                                               " senses the pieces; the board shows the promoted piece");
+        return ack(v1::ACK_ERROR_REJECTED,
+                   "promotion_choice: board " + board_id_ +
+                       " senses the pieces; the board shows the promoted piece");
       }
       tracker_->promotion_choice(now, piece, out);
       emit(out);
@@ -213,22 +215,24 @@ v1::Ack BoardSession::run_action(const v1::Command& c, Millis now) {
       if (s.white_ms() < 0 || s.black_ms() < 0) {
         return ack(v1::ACK_ERROR_INVALID_ARGUMENT, "set_clock: times must not be negative");
       }
-      tracker_->adjust_clock(now, engine::kWhite,
-                             Millis(s.white_ms()) - tracker_->clock().remaining(engine::kWhite, now), out);
-      tracker_->adjust_clock(now, engine::kBlack,
-                             Millis(s.black_ms()) - tracker_->clock().remaining(engine::kBlack, now), out);
+      tracker_->adjust_clock(
+          now, engine::kWhite,
+          Millis(s.white_ms()) - tracker_->clock().remaining(engine::kWhite, now), out);
+      tracker_->adjust_clock(
+          now, engine::kBlack,
+          Millis(s.black_ms()) - tracker_->clock().remaining(engine::kBlack, now), out);
       emit(out);
       return ack(v1::ACK_ERROR_UNSPECIFIED, "");
     }
-    default:
-      return ack(v1::ACK_ERROR_UNSUPPORTED, "unknown command action");
+    default: return ack(v1::ACK_ERROR_UNSUPPORTED, "unknown command action");
   }
   OpenProposal* target = nullptr;
   if (a.kind == K::kRuling) {
     if (auto refused = check_ruling(a, target)) return *refused;
   }
   tracker_->operator_action(now, a, out);
-  const bool settled = std::any_of(out.begin(), out.end(), [](const auto& e) { return e.proposal_seq != 0; });
+  const bool settled =
+      std::any_of(out.begin(), out.end(), [](const auto& e) { return e.proposal_seq != 0; });
   emit(out);
   if (target && !settled) {
     target->settled = true;

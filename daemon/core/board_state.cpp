@@ -112,8 +112,7 @@ void BoardState::apply(const v1::Event& e) {
       s.set_device_detail(d.detail());
       break;
     }
-    default:
-      break;
+    default: break;
   }
 }
 

@@ -1,13 +1,12 @@
 #include "daemon/core/config.h"
 
 #include <algorithm>
+#include <boost/program_options.hpp>
 #include <cctype>
 #include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
-
-#include <boost/program_options.hpp>
 
 #include "engine/clock/time_control.h"
 #include "engine/rules/rule_params.h"
@@ -146,7 +145,8 @@ std::optional<std::string> fill_engine_options(const po::variables_map& vm, Daem
   if (!c.clock.empty()) {
     if (auto tc = engine::parse_time_control(c.clock); !tc) return "--clock: " + tc.error();
   }
-  for (const auto& text : get<std::vector<std::string>>(vm, "param").value_or(std::vector<std::string>{})) {
+  for (const auto& text :
+       get<std::vector<std::string>>(vm, "param").value_or(std::vector<std::string>{})) {
     auto assignment = engine::parse_param_assignment(text);
     if (!assignment) return "--param '" + text + "': " + assignment.error();
     if (auto error = engine::apply_param(rules, assignment->name, assignment->value)) {
@@ -159,10 +159,12 @@ std::optional<std::string> fill_engine_options(const po::variables_map& vm, Daem
 
 std::optional<std::string> fill_daemon_options(const po::variables_map& vm, DaemonConfig& c) {
   std::set<std::string> names;
-  for (const auto& text : get<std::vector<std::string>>(vm, "board").value_or(std::vector<std::string>{})) {
+  for (const auto& text :
+       get<std::vector<std::string>>(vm, "board").value_or(std::vector<std::string>{})) {
     auto board = parse_board_option(text);
     if (!board) return board.error();
-    if (!names.insert(board->name).second) return "--board: board '" + board->name + "' given twice";
+    if (!names.insert(board->name).second)
+      return "--board: board '" + board->name + "' given twice";
     if (board->spec.driver == "sim") {
       const script::ScriptFile file = script::read_script_file(board->spec.device);
       if (!file.ok()) return "--board '" + text + "': " + file.error;
@@ -170,7 +172,8 @@ std::optional<std::string> fill_daemon_options(const po::variables_map& vm, Daem
     c.boards.push_back(board.value());
   }
   c.demo = c.boards.empty();
-  for (const auto& text : get<std::vector<std::string>>(vm, "listen").value_or(std::vector<std::string>{})) {
+  for (const auto& text :
+       get<std::vector<std::string>>(vm, "listen").value_or(std::vector<std::string>{})) {
     auto address = parse_listen_address(text);
     if (!address) return address.error();
     c.listen.push_back(address.value());
@@ -181,11 +184,16 @@ std::optional<std::string> fill_daemon_options(const po::variables_map& vm, Daem
   }
   c.journal_dir = get<std::string>(vm, "journal").value_or(c.demo ? "" : "/var/lib/eboardd");
   const std::string fsync = get<std::string>(vm, "journal-fsync").value_or("after-publish");
-  if (fsync == "always") c.fsync = FsyncPolicy::kAlways;
-  else if (fsync == "interval") c.fsync = FsyncPolicy::kInterval;
-  else if (fsync == "never") c.fsync = FsyncPolicy::kNever;
-  else if (fsync == "after-publish") c.fsync = FsyncPolicy::kAfterPublish;
-  else return "--journal-fsync: '" + fsync + "' is not always, after-publish, interval or never";
+  if (fsync == "always")
+    c.fsync = FsyncPolicy::kAlways;
+  else if (fsync == "interval")
+    c.fsync = FsyncPolicy::kInterval;
+  else if (fsync == "never")
+    c.fsync = FsyncPolicy::kNever;
+  else if (fsync == "after-publish")
+    c.fsync = FsyncPolicy::kAfterPublish;
+  else
+    return "--journal-fsync: '" + fsync + "' is not always, after-publish, interval or never";
   c.boot_id_file = get<std::string>(vm, "boot-id-file").value_or(c.boot_id_file);
   if (auto file = get<std::string>(vm, "control-token-file")) {
     auto token = read_token(*file);
@@ -198,13 +206,18 @@ std::optional<std::string> fill_daemon_options(const po::variables_map& vm, Daem
   if (!(c.sim_speed >= 0 && c.sim_speed <= 1000)) return "--sim-speed must be from 0 to 1000";
   c.sim_program = get<std::string>(vm, "sim-program").value_or("");
   c.runtime_dir = get<std::string>(vm, "runtime-dir").value_or("");
-  c.consumer_queue_bytes = get<std::size_t>(vm, "consumer-queue-bytes").value_or(c.consumer_queue_bytes);
+  c.consumer_queue_bytes =
+      get<std::size_t>(vm, "consumer-queue-bytes").value_or(c.consumer_queue_bytes);
   if (c.consumer_queue_bytes < 1024) return "--consumer-queue-bytes must be at least 1024";
   const std::string print = get<std::string>(vm, "print").value_or(c.demo ? "text" : "none");
-  if (print == "none") c.print = PrintFormat::kNone;
-  else if (print == "text") c.print = PrintFormat::kText;
-  else if (print == "json") c.print = PrintFormat::kJson;
-  else return "--print: '" + print + "' is not none, text or json";
+  if (print == "none")
+    c.print = PrintFormat::kNone;
+  else if (print == "text")
+    c.print = PrintFormat::kText;
+  else if (print == "json")
+    c.print = PrintFormat::kJson;
+  else
+    return "--print: '" + print + "' is not none, text or json";
   if (auto error = fill_sink_options(vm, c.sinks)) return error;
   return std::nullopt;
 }

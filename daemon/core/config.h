@@ -22,9 +22,9 @@
 namespace eboard::daemon {
 
 struct BoardConfig {
-  std::string name;          // the NAME of `--board NAME=...`, also the events' boardId
-  drivers::BoardSpec spec;   // driver "dgt" or "sim"; for "sim" `device` is the script path
-  std::string text;          // as given, for messages
+  std::string name;         // the NAME of `--board NAME=...`, also the events' boardId
+  drivers::BoardSpec spec;  // driver "dgt" or "sim"; for "sim" `device` is the script path
+  std::string text;         // as given, for messages
 };
 
 struct ListenAddress {
@@ -56,18 +56,18 @@ struct DaemonConfig {
   std::string clock;                // time control text; "" = the rule set's default
   std::vector<std::pair<std::string, std::string>> params;
   std::vector<ListenAddress> listen;
-  std::string journal_dir;          // "" = no journal (the demo unless --journal is given)
+  std::string journal_dir;  // "" = no journal (the demo unless --journal is given)
   FsyncPolicy fsync = FsyncPolicy::kAfterPublish;
   // Where the kernel's boot id is read (seq_reservation.h); a test seam for "rebooted".
   std::string boot_id_file = "/proc/sys/kernel/random/boot_id";
-  std::string control_token;        // read from --control-token-file; "" = no TCP control
+  std::string control_token;  // read from --control-token-file; "" = no TCP control
   double demo_speed = 10.0;
   double sim_speed = 1.0;
-  std::string sim_program;          // "" = eboard-sim next to eboardd
-  std::string runtime_dir;          // where sim: boards' pty links live
+  std::string sim_program;  // "" = eboard-sim next to eboardd
+  std::string runtime_dir;  // where sim: boards' pty links live
   std::size_t consumer_queue_bytes = std::size_t{4} << 20;
   PrintFormat print = PrintFormat::kNone;
-  SinkConfig sinks;                 // --mqtt*, --http, --clock-display (daemon/sinks)
+  SinkConfig sinks;  // --mqtt*, --http, --clock-display (daemon/sinks)
   bool demo = false;
 };
 

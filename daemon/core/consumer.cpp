@@ -161,37 +161,32 @@ void Consumer::finish() {
 }
 
 void Consumer::read_more() {
-  socket_.async_read_some(
-      boost::asio::buffer(read_buffer_),
-      [self = shared_from_this()](const error_code& error, std::size_t n) {
-        if (error || self->finished_) {
-          if (!self->closing_) self->finish();
-          return;
-        }
-        self->reader_.feed(std::string_view(self->read_buffer_.data(), n));
-        v1::Frame frame;
-        for (;;) {
-          auto status = self->reader_.next(frame);
-          if (!status) {
-            self->close(v1::GOODBYE_REASON_PROTOCOL_ERROR, status.error());
-            return;
-          }
-          if (status.value() == proto::ReadStatus::kNeedMore) break;
-          self->handle(frame);
-          if (self->closing_) return;
-        }
-        self->read_more();
-      });
+  socket_.async_read_some(boost::asio::buffer(read_buffer_),
+                          [self = shared_from_this()](const error_code& error, std::size_t n) {
+                            if (error || self->finished_) {
+                              if (!self->closing_) self->finish();
+                              return;
+                            }
+                            self->reader_.feed(std::string_view(self->read_buffer_.data(), n));
+                            v1::Frame frame;
+                            for (;;) {
+                              auto status = self->reader_.next(frame);
+                              if (!status) {
+                                self->close(v1::GOODBYE_REASON_PROTOCOL_ERROR, status.error());
+                                return;
+                              }
+                              if (status.value() == proto::ReadStatus::kNeedMore) break;
+                              self->handle(frame);
+                              if (self->closing_) return;
+                            }
+                            self->read_more();
+                          });
 }
 
 void Consumer::handle(const v1::Frame& frame) {
   switch (frame.msg_case()) {
-    case v1::Frame::kSubscribe:
-      subscribe(frame.subscribe());
-      break;
-    case v1::Frame::kCommand:
-      command(frame.command());
-      break;
+    case v1::Frame::kSubscribe: subscribe(frame.subscribe()); break;
+    case v1::Frame::kCommand: command(frame.command()); break;
     default:
       close(v1::GOODBYE_REASON_PROTOCOL_ERROR,
             "a client may send subscribe and command frames only");
@@ -246,9 +241,9 @@ void Consumer::command(const v1::Command& request) {
       return;
     }
     if (!same_token(request.token(), context_.control_token)) {
-      *reply.mutable_ack() = make_ack(request.command_id(), v1::ACK_ERROR_UNAUTHORIZED,
-                                      request.token().empty() ? "command.token is missing"
-                                                              : "command.token is wrong");
+      *reply.mutable_ack() =
+          make_ack(request.command_id(), v1::ACK_ERROR_UNAUTHORIZED,
+                   request.token().empty() ? "command.token is missing" : "command.token is wrong");
       send_frame(reply);
       return;
     }

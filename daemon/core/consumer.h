@@ -8,18 +8,17 @@
 // grace period either way. It can reconnect and resume with `subscribe.from_seq`.
 #pragma once
 
+#include <boost/asio/generic/stream_protocol.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <deque>
 #include <functional>
 #include <memory>
 #include <set>
 #include <string>
 
-#include <boost/asio/generic/stream_protocol.hpp>
-#include <boost/asio/steady_timer.hpp>
-
 #include "daemon/core/event_hub.h"
-#include "eboard/v1/framing.h"
 #include "eboard/v1/frame.pb.h"
+#include "eboard/v1/framing.h"
 
 namespace eboard::daemon {
 
@@ -28,7 +27,7 @@ using CommandHandler = std::function<eboard::v1::Ack(const eboard::v1::Command&)
 struct ConsumerContext {
   EventHub& hub;
   CommandHandler commands;
-  std::string control_token;       // "" = no control over TCP
+  std::string control_token;  // "" = no control over TCP
   std::size_t queue_limit_bytes = std::size_t{4} << 20;
   std::string daemon_version;
   std::string node;

@@ -3,15 +3,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <memory>
-
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <memory>
 
 #include "daemon/core/board_session.h"
 #include "daemon/core/demo_game.h"
@@ -36,7 +35,8 @@ namespace v1 = eboard::v1;
 class Printer final : public EventListener {
  public:
   Printer(std::ostream& out, PrintFormat format)
-      : out_(out), format_(format),
+      : out_(out),
+        format_(format),
         view_(out, isatty(STDOUT_FILENO) ? TextView::Mode::kScreen : TextView::Mode::kLines) {}
   void on_event(std::size_t, const v1::Event& event, const SharedBytes&) override {
     if (format_ == PrintFormat::kJson) {
@@ -99,8 +99,10 @@ Result<GameSetup> setup_for(const BoardConfig& board, const DaemonConfig& config
       if (s.at) break;
       if (const auto* r = std::get_if<script::RulesName>(&s.body)) rules = r->name;
       if (const auto* c = std::get_if<script::TimeControl>(&s.body)) clock = c->text;
-      if (const auto* p = std::get_if<script::Param>(&s.body)) setup.params.emplace_back(p->name, p->value);
-      if (const auto* t = std::get_if<script::Tag>(&s.body)) setup.tags.emplace_back(t->name, t->value);
+      if (const auto* p = std::get_if<script::Param>(&s.body))
+        setup.params.emplace_back(p->name, p->value);
+      if (const auto* t = std::get_if<script::Tag>(&s.body))
+        setup.tags.emplace_back(t->name, t->value);
       if (const auto* st = std::get_if<script::Start>(&s.body)) {
         setup.start_fen = st->fen == "startpos" ? "" : st->fen;
       }
@@ -128,7 +130,9 @@ struct Board {
 int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& events_out,
                std::ostream& log) {
   DaemonConfig config = original;
-  const auto say = [&log](const std::string& text) { log << "<6>eboardd: " << text << "\n" << std::flush; };
+  const auto say = [&log](const std::string& text) {
+    log << "<6>eboardd: " << text << "\n" << std::flush;
+  };
   const auto fail = [&log](const std::string& text) {
     log << "<3>eboardd: " << text << "\n" << std::flush;
     return 1;
@@ -171,24 +175,26 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
       std::error_code ignored;
       std::filesystem::create_directories(config.journal_dir, ignored);
       std::string warning;
-      auto journal = Journal::open(config.journal_dir + "/" + board.config.name + ".journal",
-                                   config.fsync, [&](const v1::Event& e) { recovered.apply(e); },
-                                   warning);
+      auto journal = Journal::open(
+          config.journal_dir + "/" + board.config.name + ".journal", config.fsync,
+          [&](const v1::Event& e) { recovered.apply(e); }, warning);
       if (!journal) return fail(journal.error());
       if (!warning.empty()) log << "<4>eboardd: " << warning << "\n";
       if (journal->last_seq() > 0) {
         say("board " + board.config.name + ": journal has " + std::to_string(journal->last_seq()) +
-            " events; " + (recovered.game_in_progress() ? "resuming the game at move " +
-                                                              std::to_string(recovered.snapshot().moves_size())
-                                                        : "no game in progress"));
+            " events; " +
+            (recovered.game_in_progress()
+                 ? "resuming the game at move " + std::to_string(recovered.snapshot().moves_size())
+                 : "no game in progress"));
       }
       hub.attach_journal(i, std::move(journal).value(), recovered);
       if (config.fsync == FsyncPolicy::kAfterPublish) {
         auto start = hub.reserve_seqs(i, boot_id);
         if (!start) return fail("board " + board.config.name + ": " + start.error());
         if (start->lost) {
-          log << "<4>eboardd: board " << board.config.name << ": seqs " << start->lost->first << ".."
-              << start->lost->second << " may have been published and are lost: " << start->reason
+          log << "<4>eboardd: board " << board.config.name << ": seqs " << start->lost->first
+              << ".." << start->lost->second
+              << " may have been published and are lost: " << start->reason
               << "; numbering continues at " << start->next_seq << "\n";
         }
       }
@@ -216,7 +222,9 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
   }
   auto sinks = install_sinks(
       io, hub, config.sinks, config.journal_dir,
-      [&boards](std::size_t b, const drivers::ClockCommand& c) { return boards[b].link && boards[b].link->send_clock(c); },
+      [&boards](std::size_t b, const drivers::ClockCommand& c) {
+        return boards[b].link && boards[b].link->send_clock(c);
+      },
       say);
   if (!sinks) return fail(sinks.error());
 
@@ -244,33 +252,33 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
     }
     // A sped-up emulator's game runs on a sped-up time line (device_link.h).
     const double time_scale = board.sim && sim_speed > 0 ? sim_speed : 1.0;
-    board.link = std::make_unique<DeviceLink>(io, clock, epoch, spec, *board.session, say,
-                                              time_scale);
+    board.link =
+        std::make_unique<DeviceLink>(io, clock, epoch, spec, *board.session, say, time_scale);
   }
 
-  ConsumerContext context{hub,
-                          [&](const v1::Command& command) {
-                            const auto board = hub.find_board(command.board_id());
-                            v1::Ack ack;
-                            if (!board) {
-                              ack.set_code(v1::ACK_ERROR_UNKNOWN_BOARD);
-                              ack.set_error("command.board_id: no board '" + command.board_id() + "'");
-                              return ack;
-                            }
-                            ack = boards[*board].session->command(command,
-                                                                  boards[*board].link->session_now());
-                            boards[*board].link->reschedule();
-                            return ack;
-                          },
-                          config.control_token,
-                          config.consumer_queue_bytes,
-                          kDaemonVersion,
-                          [] {
-                            char host[256] = {};
-                            ::gethostname(host, sizeof host - 1);
-                            return std::string(host);
-                          }(),
-                          say};
+  ConsumerContext context{
+      hub,
+      [&](const v1::Command& command) {
+        const auto board = hub.find_board(command.board_id());
+        v1::Ack ack;
+        if (!board) {
+          ack.set_code(v1::ACK_ERROR_UNKNOWN_BOARD);
+          ack.set_error("command.board_id: no board '" + command.board_id() + "'");
+          return ack;
+        }
+        ack = boards[*board].session->command(command, boards[*board].link->session_now());
+        boards[*board].link->reschedule();
+        return ack;
+      },
+      config.control_token,
+      config.consumer_queue_bytes,
+      kDaemonVersion,
+      [] {
+        char host[256] = {};
+        ::gethostname(host, sizeof host - 1);
+        return std::string(host);
+      }(),
+      say};
   StreamServer server(io, context);
   if (auto error = server.listen(config.listen)) return fail(error->message);
 

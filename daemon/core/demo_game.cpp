@@ -76,7 +76,8 @@ Result<std::string> demo_script() {
       t += Millis(300);
     }
     t += Millis(400);
-    add(out, t, script::Lever{mover == engine::kWhite ? script::Side::kWhite : script::Side::kBlack});
+    add(out, t,
+        script::Lever{mover == engine::kWhite ? script::Side::kWhite : script::Side::kBlack});
     ++ply;
   }
   // The result gesture: the winner's result piece on the first empty square.

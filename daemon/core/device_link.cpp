@@ -16,8 +16,7 @@ constexpr auto kProbeTime = std::chrono::seconds(3);
 }  // namespace
 
 DeviceLink::DeviceLink(asio::io_context& io, const Clock& clock, SteadyTime epoch,
-                       drivers::BoardSpec spec, BoardSession& session, Log log,
-                       double time_scale)
+                       drivers::BoardSpec spec, BoardSession& session, Log log, double time_scale)
     : io_(io),
       clock_(clock),
       epoch_(epoch),
@@ -36,10 +35,10 @@ Millis DeviceLink::now_ms() const {
 }
 
 void DeviceLink::start() {
-  session_.device_status(v1::DEVICE_ROLE_BOARD, v1::DEVICE_STATE_CONNECTING,
-                         spec_.device == "auto" ? "looking for serial " + spec_.serial.value_or("?")
-                                                : spec_.device,
-                         now_ms());
+  session_.device_status(
+      v1::DEVICE_ROLE_BOARD, v1::DEVICE_STATE_CONNECTING,
+      spec_.device == "auto" ? "looking for serial " + spec_.serial.value_or("?") : spec_.device,
+      now_ms());
   try_connect();
 }
 
@@ -103,9 +102,9 @@ void DeviceLink::try_connect() {
   probing_ = false;
   next_candidate_ = 0;
   if (!failure_reported_) {
-    session_.device_status(v1::DEVICE_ROLE_BOARD, v1::DEVICE_STATE_DISCONNECTED,
-                           "no board with serial " + spec_.serial.value_or("?") + " found; retrying",
-                           now_ms());
+    session_.device_status(
+        v1::DEVICE_ROLE_BOARD, v1::DEVICE_STATE_DISCONNECTED,
+        "no board with serial " + spec_.serial.value_or("?") + " found; retrying", now_ms());
     failure_reported_ = true;
   }
   schedule_reconnect();
@@ -176,7 +175,8 @@ void DeviceLink::flush() {
     lose(error->message);
     return;
   }
-  unsent_.erase(unsent_.begin(), unsent_.begin() + static_cast<long>(std::get<std::size_t>(written)));
+  unsent_.erase(unsent_.begin(),
+                unsent_.begin() + static_cast<long>(std::get<std::size_t>(written)));
   if (!unsent_.empty()) wait_writable();
 }
 

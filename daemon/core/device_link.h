@@ -12,14 +12,13 @@
 // A failure here is this board's alone: every error ends in "disconnected, retrying".
 #pragma once
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <functional>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/posix/stream_descriptor.hpp>
-#include <boost/asio/steady_timer.hpp>
 
 #include "daemon/core/board_session.h"
 #include "daemon/core/clock.h"

@@ -194,13 +194,16 @@ void EventHub::close() {
   for (Board& b : boards_) {
     if (!b.journal) continue;
     b.journal->defer_sync(false);
-    if (const int fd = b.journal->claim_sync(false); fd >= 0) synced = ::fdatasync(fd) == 0 && synced;
+    if (const int fd = b.journal->claim_sync(false); fd >= 0)
+      synced = ::fdatasync(fd) == 0 && synced;
   }
   for (std::size_t i = 0; i < boards_.size(); ++i) {
     Board& b = boards_[i];
     if (!b.reservation || !synced) continue;
-    if (auto error = write_reservation(b.reservation->path, SeqReservation{b.last_seq, b.reservation->boot_id, true})) {
-      std::cerr << "<3>eboardd: board " << board_id(i) << ": clean-close mark: " << error->message << "\n";
+    if (auto error = write_reservation(b.reservation->path,
+                                       SeqReservation{b.last_seq, b.reservation->boot_id, true})) {
+      std::cerr << "<3>eboardd: board " << board_id(i) << ": clean-close mark: " << error->message
+                << "\n";
     }
   }
 }
@@ -235,7 +238,8 @@ void EventHub::deliver(Batch& batch) {
   for (auto& then : batch.then) then();
 }
 
-void EventHub::deliver(std::size_t board, const eboard::v1::Event& event, const SharedBytes& frame) {
+void EventHub::deliver(std::size_t board, const eboard::v1::Event& event,
+                       const SharedBytes& frame) {
   // A listener may remove itself (a slow consumer) while being called: iterate a copy.
   const std::vector<EventListener*> listeners = listeners_;
   for (EventListener* listener : listeners) {

@@ -87,7 +87,9 @@ class EventHub {
 
   std::size_t board_count() const { return boards_.size(); }
   std::optional<std::size_t> find_board(std::string_view id) const;
-  const std::string& board_id(std::size_t board) const { return boards_[board].state.snapshot().board_id(); }
+  const std::string& board_id(std::size_t board) const {
+    return boards_[board].state.snapshot().board_id();
+  }
   std::uint32_t last_seq(std::size_t board) const { return boards_[board].last_seq; }
   const BoardState& state(std::size_t board) const { return boards_[board].state; }
   // Binary Events from the journal with seq in [from, last_seq]; empty without a journal.
@@ -128,12 +130,13 @@ class EventHub {
   // Raises the board's reservation when `seq` comes near it; true when `seq` is above
   // the durable one (its batch must wait for the worker).
   bool reserve_ahead(std::size_t board, std::uint32_t seq);
-  void reservation_written(std::size_t board, std::uint32_t reserved, const std::optional<Error>& error);
+  void reservation_written(std::size_t board, std::uint32_t reserved,
+                           const std::optional<Error>& error);
 
   std::vector<Board> boards_;
   std::vector<EventListener*> listeners_;
   Post post_;
-  Batch pending_;               // written, not yet handed to the worker
+  Batch pending_;                // written, not yet handed to the worker
   std::deque<Batch> in_flight_;  // handed to the worker, in order
   bool flush_scheduled_ = false;
   std::uint64_t reservation_waits_ = 0;

@@ -129,8 +129,8 @@ Result<Journal> Journal::open(const std::string& path, FsyncPolicy policy, const
       break;
     }
     if (event.seq() != journal.last_seq() + 1 && !declares_gap(event, journal.last_seq())) {
-      problem = "seq " + std::to_string(event.seq()) + " follows " +
-                std::to_string(journal.last_seq());
+      problem =
+          "seq " + std::to_string(event.seq()) + " follows " + std::to_string(journal.last_seq());
       break;
     }
     journal.add_record(event.seq(), pos);
@@ -220,7 +220,8 @@ std::size_t Journal::index_at_or_after(std::uint32_t seq) const {
   return 0;
 }
 
-std::optional<Error> Journal::append(std::uint32_t seq, std::string_view event_bytes, SeqJump jump) {
+std::optional<Error> Journal::append(std::uint32_t seq, std::string_view event_bytes,
+                                     SeqJump jump) {
   if (seq != last_seq() + 1 && !(jump == SeqJump::kSeqsLost && seq > last_seq() + 1)) {
     return Error{path_ + ": seq " + std::to_string(seq) + " after " + std::to_string(last_seq())};
   }
@@ -262,8 +263,8 @@ std::vector<std::string> Journal::read_range(std::uint32_t from, std::uint32_t t
   std::string bytes(end - begin, '\0');
   std::size_t got = 0;
   while (got < bytes.size()) {
-    const ssize_t n = ::pread(fd_, bytes.data() + got, bytes.size() - got,
-                              static_cast<off_t>(begin + got));
+    const ssize_t n =
+        ::pread(fd_, bytes.data() + got, bytes.size() - got, static_cast<off_t>(begin + got));
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return events;
     got += static_cast<std::size_t>(n);

@@ -44,8 +44,8 @@
 #include <vector>
 
 #include "daemon/core/config.h"
-#include "engine/util/result.h"
 #include "eboard/v1/event.pb.h"
+#include "engine/util/result.h"
 
 namespace eboard::daemon {
 
@@ -80,7 +80,8 @@ class Journal {
   // on, append() only writes; the hub then claims the file to sync. claim_sync() returns
   // the fd to fdatasync when records were written since the last claim (for a batch,
   // `for_batch`, only under kAlways and kAfterPublish; the interval timer and shutdown
-  // claim under any policy but kNever), else -1, and clears the mark. The fd stays open while the journal lives.
+  // claim under any policy but kNever), else -1, and clears the mark. The fd stays open while the
+  // journal lives.
   void defer_sync(bool on) { defer_ = on; }
   int claim_sync(bool for_batch) {
     if (!dirty_ || fd_ < 0 || policy_ == FsyncPolicy::kNever) return -1;

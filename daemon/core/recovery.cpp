@@ -81,7 +81,9 @@ Board codes_of(const Position& pos) {
   return board;
 }
 
-engine::Color color_of(v1::Side side) { return side == v1::SIDE_BLACK ? engine::kBlack : engine::kWhite; }
+engine::Color color_of(v1::Side side) {
+  return side == v1::SIDE_BLACK ? engine::kBlack : engine::kWhite;
+}
 
 // Board-only comparison (placement and side to move): the counters of the journal's FEN
 // are the tracker's too, but a restored position may carry others.
@@ -136,7 +138,8 @@ class Replay {
     return std::nullopt;
   }
   std::optional<std::string> position(const std::string& fen) {
-    if (position_key(engine::to_fen(tracker_.committed())) == position_key(fen)) return std::nullopt;
+    if (position_key(engine::to_fen(tracker_.committed())) == position_key(fen))
+      return std::nullopt;
     auto pos = engine::parse_fen(fen);
     if (!pos) return "position " + fen + ": " + pos.error();
     tracker_.replace_committed(now_, pos.value(), "recovered from the journal", dropped_);
@@ -176,7 +179,8 @@ std::optional<std::string> replay_game(engine::GameTracker& tracker,
     if (error) return "seq " + std::to_string(e.seq()) + ": " + *error;
   }
   if (position_key(engine::to_fen(tracker.committed())) != position_key(journal.fen())) {
-    return "played again it ends in " + engine::to_fen(tracker.committed()) + ", not " + journal.fen();
+    return "played again it ends in " + engine::to_fen(tracker.committed()) + ", not " +
+           journal.fen();
   }
   if (int(tracker.moves().size()) != journal.moves_size()) return "the move count differs";
   if (tracker.illegal_count(engine::kWhite) != int(journal.white_illegal_count()) ||

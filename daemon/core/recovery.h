@@ -25,9 +25,9 @@ inline constexpr int kMaxMissedPlies = 3;
 
 struct MissedMoves {
   enum class Verdict : std::uint8_t {
-    kUnchanged,     // the board shows the committed position
-    kMoves,         // `moves` explain it, confirmed by the clock
-    kUnexplained,   // no unique legal sequence, or the clock disagrees
+    kUnchanged,    // the board shows the committed position
+    kMoves,        // `moves` explain it, confirmed by the clock
+    kUnexplained,  // no unique legal sequence, or the clock disagrees
   };
   Verdict verdict = Verdict::kUnexplained;
   std::vector<engine::Move> moves;

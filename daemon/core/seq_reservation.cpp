@@ -62,7 +62,9 @@ std::string directory_of(const std::string& path) {
 
 }  // namespace
 
-std::string reservation_path(const std::string& journal_path) { return journal_path + ".reservation"; }
+std::string reservation_path(const std::string& journal_path) {
+  return journal_path + ".reservation";
+}
 
 std::string encode_reservation(const SeqReservation& r) {
   std::string body = std::string(kMagic) + "reserved=" + std::to_string(r.reserved) +
@@ -86,7 +88,8 @@ ReservationRead read_reservation(const std::string& path) {
   if (text.size() > kMaxFileBytes) return damaged("longer than any reservation line");
   if (text.empty() || text.back() != '\n') return damaged("incomplete (no end of line)");
   text.pop_back();
-  if (text.compare(0, kMagic.size(), kMagic) != 0) return damaged("not a seq reservation (bad header)");
+  if (text.compare(0, kMagic.size(), kMagic) != 0)
+    return damaged("not a seq reservation (bad header)");
   const auto crc_at = text.rfind(" crc=");
   if (crc_at == std::string::npos) return damaged("no checksum");
   const std::string body = text.substr(0, crc_at);
@@ -140,8 +143,7 @@ SeqStart decide_seq_start(std::uint32_t journal_last, const ReservationRead& rea
   start.next_seq = journal_last + 1;
   std::uint32_t reserved = 0;
   switch (read.status) {
-    case ReservationRead::Status::kMissing:
-      return start;
+    case ReservationRead::Status::kMissing: return start;
     case ReservationRead::Status::kDamaged:
       reserved = journal_last + kUnknownJump;
       start.reason = "the seq reservation is unreadable (" + read.problem + ")";

@@ -86,7 +86,8 @@ void StreamServer::adopt(Consumer::Socket socket, Consumer::Transport transport,
   consumers_.erase(std::remove_if(consumers_.begin(), consumers_.end(),
                                   [](const auto& weak) { return weak.expired(); }),
                    consumers_.end());
-  auto consumer = std::make_shared<Consumer>(std::move(socket), transport, context_, std::move(peer));
+  auto consumer =
+      std::make_shared<Consumer>(std::move(socket), transport, context_, std::move(peer));
   consumer->start();
   consumers_.push_back(consumer);
 }
@@ -101,10 +102,11 @@ void StreamServer::shutdown() {
 }
 
 std::size_t StreamServer::consumer_count() const {
-  return static_cast<std::size_t>(std::count_if(consumers_.begin(), consumers_.end(), [](const auto& weak) {
-    const auto consumer = weak.lock();
-    return consumer && !consumer->closed();
-  }));
+  return static_cast<std::size_t>(
+      std::count_if(consumers_.begin(), consumers_.end(), [](const auto& weak) {
+        const auto consumer = weak.lock();
+        return consumer && !consumer->closed();
+      }));
 }
 
 std::vector<std::uint16_t> StreamServer::tcp_ports() const {

@@ -3,13 +3,12 @@
 // accepted connection becomes a Consumer; the server keeps them until they finish.
 #pragma once
 
-#include <memory>
-#include <string>
-#include <vector>
-
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/local/stream_protocol.hpp>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "daemon/core/config.h"
 #include "daemon/core/consumer.h"

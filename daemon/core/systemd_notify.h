@@ -5,10 +5,9 @@
 // service restarted. Outside systemd (no NOTIFY_SOCKET) every call does nothing.
 #pragma once
 
-#include <string>
-
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <string>
 
 namespace eboard::daemon {
 

@@ -24,10 +24,18 @@ std::string clock_text(std::int64_t ms) {
 
 const char* unicode_piece(char c) {
   switch (c) {
-    case 'K': return "\u2654"; case 'Q': return "\u2655"; case 'R': return "\u2656";
-    case 'B': return "\u2657"; case 'N': return "\u2658"; case 'P': return "\u2659";
-    case 'k': return "\u265A"; case 'q': return "\u265B"; case 'r': return "\u265C";
-    case 'b': return "\u265D"; case 'n': return "\u265E"; case 'p': return "\u265F";
+    case 'K': return "\u2654";
+    case 'Q': return "\u2655";
+    case 'R': return "\u2656";
+    case 'B': return "\u2657";
+    case 'N': return "\u2658";
+    case 'P': return "\u2659";
+    case 'k': return "\u265A";
+    case 'q': return "\u265B";
+    case 'r': return "\u265C";
+    case 'b': return "\u265D";
+    case 'n': return "\u265E";
+    case 'p': return "\u265F";
     default: return "\u00B7";
   }
 }
@@ -46,7 +54,10 @@ std::string side_name(v1::Side side) {
 std::string game_end_text(const v1::GameEnded& g) {
   const std::string& r = g.result();
   std::string text = r + ": ";
-  text += r == "1-0" ? "White wins" : r == "0-1" ? "Black wins" : r == "1/2-1/2" ? "draw" : "no result";
+  text += r == "1-0"       ? "White wins"
+          : r == "0-1"     ? "Black wins"
+          : r == "1/2-1/2" ? "draw"
+                           : "no result";
   switch (g.termination()) {
     case v1::TERMINATION_CHECKMATE: text += " by checkmate"; break;
     case v1::TERMINATION_STALEMATE: text += " by stalemate"; break;
@@ -87,12 +98,8 @@ std::string event_line(const v1::Event& e) {
       line << " " << e.game_started().rules() << " " << e.game_started().time_control() << " "
            << e.game_started().fen();
       break;
-    case v1::Event::kMoveTentative:
-      line << " " << e.move_tentative().san();
-      break;
-    case v1::Event::kMoveWithdrawn:
-      line << " " << e.move_withdrawn().uci();
-      break;
+    case v1::Event::kMoveTentative: line << " " << e.move_tentative().san(); break;
+    case v1::Event::kMoveWithdrawn: line << " " << e.move_withdrawn().uci(); break;
     case v1::Event::kMoveCompleted: {
       const auto& m = e.move_completed();
       line << " " << move_number(m.ply(), m.side()) << m.san() << "  white "
@@ -112,19 +119,14 @@ std::string event_line(const v1::Event& e) {
       line << " white " << clock_text(e.clock().white_ms()) << "  black "
            << clock_text(e.clock().black_ms()) << "  running " << side_name(e.clock().running());
       break;
-    case v1::Event::kFlagFell:
-      line << " " << side_name(e.flag_fell().side());
-      break;
-    case v1::Event::kRestoreRequested:
-      line << " " << e.restore_requested().fen();
-      break;
-    case v1::Event::kGameEnded:
-      line << " " << game_end_text(e.game_ended());
-      break;
+    case v1::Event::kFlagFell: line << " " << side_name(e.flag_fell().side()); break;
+    case v1::Event::kRestoreRequested: line << " " << e.restore_requested().fen(); break;
+    case v1::Event::kGameEnded: line << " " << game_end_text(e.game_ended()); break;
     case v1::Event::kClockMismatch: {
       // Times as clock times, counts and the running side as numbers (clock_events.h).
       const auto& m = e.clock_mismatch();
-      const bool times = m.field() == v1::CLOCK_FIELD_WHITE_MS || m.field() == v1::CLOCK_FIELD_BLACK_MS;
+      const bool times =
+          m.field() == v1::CLOCK_FIELD_WHITE_MS || m.field() == v1::CLOCK_FIELD_BLACK_MS;
       line << " " << v1::ClockField_Name(m.field()) << ": clock "
            << (times ? clock_text(m.clock_value()) : std::to_string(m.clock_value())) << ", model "
            << (times ? clock_text(m.model_value()) : std::to_string(m.model_value()));
@@ -133,15 +135,14 @@ std::string event_line(const v1::Event& e) {
     case v1::Event::kSeqsLost:
       // The gap a power cut left under --journal-fsync after-publish (seq_reservation.h).
       line << " seqs " << e.seqs_lost().first_seq() << ".." << e.seqs_lost().last_seq()
-           << " may have been published before a power cut and are lost ("
-           << e.seqs_lost().reason() << ")";
+           << " may have been published before a power cut and are lost (" << e.seqs_lost().reason()
+           << ")";
       break;
     case v1::Event::kDeviceStatus:
       line << " " << v1::DeviceState_Name(e.device_status().state()) << " "
            << e.device_status().detail();
       break;
-    default:
-      break;
+    default: break;
   }
   if (e.visibility() == v1::VISIBILITY_ARBITER) line << "  [arbiter]";
   return line.str();
@@ -200,7 +201,8 @@ void TextView::snapshot(const v1::Snapshot& snapshot) {
 
 void TextView::event(const v1::Event& event) {
   auto it = boards_.find(event.board_id());
-  if (it == boards_.end()) it = boards_.emplace(event.board_id(), BoardState(event.board_id())).first;
+  if (it == boards_.end())
+    it = boards_.emplace(event.board_id(), BoardState(event.board_id())).first;
   it->second.apply(event);
   const std::string line = event_line(event);
   if (mode_ == Mode::kScreen) {

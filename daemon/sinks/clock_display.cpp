@@ -17,9 +17,7 @@ std::string clock_text_for(const v1::Event& event) {
       if (text.size() > 8) text = m.san();
       break;
     }
-    case v1::Event::kIllegalMoveCompleted:
-      text = "ILLEGAL";
-      break;
+    case v1::Event::kIllegalMoveCompleted: text = "ILLEGAL"; break;
     case v1::Event::kFlagFell:
       text = event.flag_fell().side() == v1::SIDE_BLACK ? "FLAG B" : "FLAG W";
       break;
@@ -27,8 +25,7 @@ std::string clock_text_for(const v1::Event& event) {
       if (event.game_ended().proposed()) return "";
       text = event.game_ended().result();
       break;
-    default:
-      return "";
+    default: return "";
   }
   text.resize(8, ' ');
   return text;

@@ -6,13 +6,12 @@
 // stays. Only public events are shown (rules.md D14: what a player may see).
 #pragma once
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/steady_timer.hpp>
 
 #include "daemon/sinks/sinks.h"
 

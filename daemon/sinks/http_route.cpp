@@ -50,7 +50,8 @@ std::optional<std::string> query_value(std::string_view query, std::string_view 
     query = amp == std::string_view::npos ? std::string_view{} : query.substr(amp + 1);
     const auto eq = pair.find('=');
     if (pair.substr(0, eq) != name) continue;
-    auto value = percent_decode(eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1));
+    auto value =
+        percent_decode(eq == std::string_view::npos ? std::string_view{} : pair.substr(eq + 1));
     if (!value) bad = true;
     return value.value_or("");
   }
@@ -103,7 +104,8 @@ bool etag_matches(std::string_view if_none_match, std::string_view etag) {
   while (!if_none_match.empty()) {
     const auto comma = if_none_match.find(',');
     std::string_view item = if_none_match.substr(0, comma);
-    if_none_match = comma == std::string_view::npos ? std::string_view{} : if_none_match.substr(comma + 1);
+    if_none_match =
+        comma == std::string_view::npos ? std::string_view{} : if_none_match.substr(comma + 1);
     while (!item.empty() && (item.front() == ' ' || item.front() == '\t')) item.remove_prefix(1);
     while (!item.empty() && (item.back() == ' ' || item.back() == '\t')) item.remove_suffix(1);
     if (item == "*") return true;

@@ -20,13 +20,19 @@
 namespace eboard::daemon {
 
 enum class RouteKind : std::uint8_t {
-  kNotFound, kBadRequest, kIndex, kLivePgn, kBoardPgn, kOverlay, kWebSocket
+  kNotFound,
+  kBadRequest,
+  kIndex,
+  kLivePgn,
+  kBoardPgn,
+  kOverlay,
+  kWebSocket
 };
 
 struct Route {
   RouteKind kind = RouteKind::kNotFound;
-  std::string board;            // kBoardPgn, kOverlay, kWebSocket
-  bool binary = false;          // kWebSocket: ?format=binary
+  std::string board;    // kBoardPgn, kOverlay, kWebSocket
+  bool binary = false;  // kWebSocket: ?format=binary
 };
 
 Route parse_route(std::string_view target);

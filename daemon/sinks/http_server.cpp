@@ -38,7 +38,8 @@ std::string html_escape(const std::string& text) {
 // hand the socket to a WsSession on an upgrade.
 class HttpSession : public std::enable_shared_from_this<HttpSession> {
  public:
-  HttpSession(tcp::socket socket, HttpServer& server) : stream_(std::move(socket)), server_(server) {}
+  HttpSession(tcp::socket socket, HttpServer& server)
+      : stream_(std::move(socket)), server_(server) {}
 
   void read() {
     parser_.emplace();
@@ -46,10 +47,11 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     parser_->body_limit(0);
     stream_.expires_after(kRequestTimeout);
     auto self = shared_from_this();
-    http::async_read(stream_, buffer_, *parser_, [self](const beast::error_code& error, std::size_t) {
-      if (error) return self->close();
-      self->handle(self->parser_->release());
-    });
+    http::async_read(stream_, buffer_, *parser_,
+                     [self](const beast::error_code& error, std::size_t) {
+                       if (error) return self->close();
+                       self->handle(self->parser_->release());
+                     });
   }
 
  private:
@@ -71,10 +73,11 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     response.prepare_payload();
     auto message = std::make_shared<Response>(std::move(response));
     auto self = shared_from_this();
-    http::async_write(stream_, *message, [self, message](const beast::error_code& error, std::size_t) {
-      if (error || !message->keep_alive()) return self->close();
-      self->read();
-    });
+    http::async_write(stream_, *message,
+                      [self, message](const beast::error_code& error, std::size_t) {
+                        if (error || !message->keep_alive()) return self->close();
+                        self->read();
+                      });
   }
 
   Response plain(const Request& request, http::status status, std::string body) {
@@ -92,10 +95,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     }
     const BroadcastBoards& boards = server_.boards();
     switch (route.kind) {
-      case RouteKind::kIndex:
-        return index(request);
-      case RouteKind::kLivePgn:
-        return pgn(request, boards.live_pgn(), boards.live_etag());
+      case RouteKind::kIndex: return index(request);
+      case RouteKind::kLivePgn: return pgn(request, boards.live_pgn(), boards.live_etag());
       case RouteKind::kBoardPgn:
         if (auto board = server_.hub().find_board(route.board)) {
           return pgn(request, boards.pgn(*board), boards.etag(*board));
@@ -117,8 +118,7 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
         break;
       case RouteKind::kBadRequest:
         return plain(request, http::status::bad_request, "bad request target\n");
-      case RouteKind::kNotFound:
-        break;
+      case RouteKind::kNotFound: break;
     }
     return plain(request, http::status::not_found, "not found\n");
   }
@@ -220,10 +220,12 @@ void HttpServer::open_websocket(beast::tcp_stream stream, WsSession::Request req
   // swallow megabytes for a client that does not read, long before the bounded queue
   // noticed it; a fixed one keeps both small and lets the queue decide (ws_session.h).
   boost::system::error_code ignored;
-  stream.socket().set_option(boost::asio::socket_base::send_buffer_size(kWsSendBufferBytes), ignored);
+  stream.socket().set_option(boost::asio::socket_base::send_buffer_size(kWsSendBufferBytes),
+                             ignored);
   boost::system::error_code no_peer;
   const auto endpoint = stream.socket().remote_endpoint(no_peer);
-  std::string peer = no_peer ? "?" : endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
+  std::string peer =
+      no_peer ? "?" : endpoint.address().to_string() + ":" + std::to_string(endpoint.port());
   auto session = std::make_shared<WsSession>(
       std::move(stream), board, binary, ws_queue_bytes_,
       [this, peer = std::move(peer)](WsSession* closed, const std::string& reason) {

@@ -9,15 +9,14 @@
 // socket for at most kRequestTimeout); responses are built from memory at once.
 #pragma once
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
 #include <cstdint>
 #include <functional>
 #include <list>
 #include <memory>
 #include <optional>
 #include <string>
-
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
 
 #include "daemon/core/event_hub.h"
 #include "daemon/sinks/broadcast_boards.h"

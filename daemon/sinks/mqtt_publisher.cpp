@@ -3,7 +3,6 @@
 #include <mosquitto.h>
 
 #include <boost/asio/post.hpp>
-
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -24,8 +23,16 @@ constexpr auto kFlushDelay = std::chrono::milliseconds(20);
 
 MqttPublisher::MqttPublisher(asio::io_context& io, const EventHub& hub, MqttOptions options,
                              PgnSource pgn, Log log)
-    : io_(io), hub_(hub), options_(std::move(options)), pgn_(std::move(pgn)), log_(std::move(log)),
-      resolver_(io), reconnect_timer_(io), misc_timer_(io), flush_timer_(io), boards_(hub.board_count()) {
+    : io_(io),
+      hub_(hub),
+      options_(std::move(options)),
+      pgn_(std::move(pgn)),
+      log_(std::move(log)),
+      resolver_(io),
+      reconnect_timer_(io),
+      misc_timer_(io),
+      flush_timer_(io),
+      boards_(hub.board_count()) {
   mosquitto_lib_init();
   for (std::size_t b = 0; b < boards_.size(); ++b) boards_[b].delivered = hub.last_seq(b);
   load_acked();
@@ -64,9 +71,11 @@ void MqttPublisher::connect() {
                          const boost::asio::ip::tcp::resolver::results_type& results) {
         if (error == boost::asio::error::operation_aborted) return;  // we may be gone
         if (stopped_ || generation != generation_) return;
-        if (error || results.empty()) return lose("cannot resolve the host name: " + error.message());
+        if (error || results.empty())
+          return lose("cannot resolve the host name: " + error.message());
         addresses_.clear();
-        for (const auto& entry : results) addresses_.push_back(entry.endpoint().address().to_string());
+        for (const auto& entry : results)
+          addresses_.push_back(entry.endpoint().address().to_string());
         next_address_ = 1;
         connect_to(addresses_.front());
       });
@@ -91,7 +100,8 @@ void MqttPublisher::connect_to(const std::string& address) {
                               options_.password.empty() ? nullptr : options_.password.c_str());
   }
   if (!options_.ca_file.empty()) {
-    if (int rc = mosquitto_tls_set(mosq_, options_.ca_file.c_str(), nullptr, nullptr, nullptr, nullptr);
+    if (int rc =
+            mosquitto_tls_set(mosq_, options_.ca_file.c_str(), nullptr, nullptr, nullptr, nullptr);
         rc != MOSQ_ERR_SUCCESS) {
       return lose(std::string("TLS: ") + mosquitto_strerror(rc));
     }
@@ -229,7 +239,8 @@ void MqttPublisher::acknowledged(int mid) {
     board.in_flight.pop_front();
     acked_dirty_ = true;
   }
-  while (!board.recent.empty() && board.recent.front().first <= board.acked) board.recent.pop_front();
+  while (!board.recent.empty() && board.recent.front().first <= board.acked)
+    board.recent.pop_front();
   arm_flush();
   pump();
 }
@@ -255,7 +266,8 @@ void MqttPublisher::pump() {
     for (std::size_t i = 0; i < boards_.size() && in_flight_ < kWindow; ++i) {
       Board& b = boards_[i];
       if (b.next > b.delivered) continue;
-      if (!b.recent.empty() && b.recent.front().first <= b.next && b.next <= b.recent.back().first) {
+      if (!b.recent.empty() && b.recent.front().first <= b.next &&
+          b.next <= b.recent.back().first) {
         const auto& entry = b.recent[b.next - b.recent.front().first];
         if (!publish_event(i, entry.first, entry.second)) return;
       } else {
@@ -306,8 +318,8 @@ void MqttPublisher::publish_retained(std::size_t board) {
     std::string bytes;
     hub_.state(board).snapshot().SerializeToString(&bytes);
     const std::string t = topic(id, "state");
-    mosquitto_publish(mosq_, nullptr, t.c_str(), static_cast<int>(bytes.size()), bytes.data(),
-                      kQos, true);
+    mosquitto_publish(mosq_, nullptr, t.c_str(), static_cast<int>(bytes.size()), bytes.data(), kQos,
+                      true);
     b.state_dirty = false;
   }
   if (pgn_) {

@@ -20,10 +20,15 @@
 // Name resolution in mosquitto_connect_async is blocking, so a broker given by name is
 // resolved first with Asio's asynchronous resolver and libmosquitto gets the address (each
 // reconnect after a connection resolves again: the broker may have moved; a failed attempt
-// tries the next address of the last answer, e.g. 127.0.0.1 after ::1). Not with TLS: the certificate is
-// checked against the name libmosquitto is given, so there it resolves the name itself.
+// tries the next address of the last answer, e.g. 127.0.0.1 after ::1). Not with TLS: the
+// certificate is checked against the name libmosquitto is given, so there it resolves the name
+// itself.
 #pragma once
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/posix/stream_descriptor.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <chrono>
 #include <cstdint>
 #include <deque>
@@ -33,11 +38,6 @@
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/posix/stream_descriptor.hpp>
-#include <boost/asio/steady_timer.hpp>
 
 #include "daemon/core/event_hub.h"
 #include "daemon/sinks/sink_config.h"
@@ -53,8 +53,8 @@ class MqttPublisher {
   // The live PGN of a board and a number that changes whenever it does.
   using PgnSource = std::function<std::pair<std::uint64_t, const std::string*>(std::size_t)>;
 
-  static constexpr std::size_t kWindow = 256;            // unacknowledged events at most
-  static constexpr std::size_t kMemoryEvents = 4096;     // per board, before the journal
+  static constexpr std::size_t kWindow = 256;         // unacknowledged events at most
+  static constexpr std::size_t kMemoryEvents = 4096;  // per board, before the journal
 
   MqttPublisher(boost::asio::io_context& io, const EventHub& hub, MqttOptions options,
                 PgnSource pgn, Log log);
@@ -74,12 +74,12 @@ class MqttPublisher {
 
  private:
   struct Board {
-    std::uint32_t acked = 0;       // every seq <= acked is acknowledged by the broker
-    std::uint32_t next = 1;        // next seq to hand to libmosquitto
+    std::uint32_t acked = 0;  // every seq <= acked is acknowledged by the broker
+    std::uint32_t next = 1;   // next seq to hand to libmosquitto
     // Highest seq the hub delivered (journalled and synced per its policy): nothing later
     // leaves, even though the journal file may already hold it (group commit).
     std::uint32_t delivered = 0;
-    std::deque<std::pair<std::uint32_t, bool>> in_flight;  // seq, acknowledged
+    std::deque<std::pair<std::uint32_t, bool>> in_flight;      // seq, acknowledged
     std::deque<std::pair<std::uint32_t, std::string>> recent;  // unacknowledged bytes
     bool state_dirty = true;
     std::uint64_t pgn_version = 0;

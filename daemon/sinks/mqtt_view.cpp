@@ -34,7 +34,8 @@ std::string tag(const v1::Snapshot& s, const char* name) {
 
 class View {
  public:
-  View(const MqttViewOptions& options, std::ostream& out) : options_(options), out_(out), screen_(isatty(STDOUT_FILENO) && !options.json) {}
+  View(const MqttViewOptions& options, std::ostream& out)
+      : options_(options), out_(out), screen_(isatty(STDOUT_FILENO) && !options.json) {}
 
   void message(const std::string& topic, const std::string& payload) {
     // eboard/v1/<site>/<node>/status | eboard/v1/<site>/<node>/<board>/<leaf>
@@ -60,7 +61,8 @@ class View {
       v1::Snapshot snapshot;
       if (!snapshot.ParseFromString(payload)) return;
       auto [it, fresh] = boards_.try_emplace(key, snapshot);
-      if (!fresh && snapshot.last_seq() > it->second.snapshot().last_seq()) it->second = BoardState(snapshot);
+      if (!fresh && snapshot.last_seq() > it->second.snapshot().last_seq())
+        it->second = BoardState(snapshot);
       if (!options_.json) show(key);
     } else if (parts[5] == "events") {
       v1::Event event;
@@ -90,7 +92,8 @@ class View {
     char buffer[512];
     std::snprintf(buffer, sizeof buffer, "%-16s %-22.22s - %-22.22s %-14s %s | %s  %s", key.c_str(),
                   tag(s, "White").c_str(), tag(s, "Black").c_str(), last.c_str(),
-                  clock_text(s.white_ms()).c_str(), clock_text(s.black_ms()).c_str(), result.c_str());
+                  clock_text(s.white_ms()).c_str(), clock_text(s.black_ms()).c_str(),
+                  result.c_str());
     return buffer;
   }
 
@@ -99,7 +102,8 @@ class View {
       out_ << line(key) << "\n" << std::flush;
       return;
     }
-    out_ << "\x1b[H\x1b[2J" << "eboard event '" << options_.site << "': " << boards_.size() << " boards\n";
+    out_ << "\x1b[H\x1b[2J"
+         << "eboard event '" << options_.site << "': " << boards_.size() << " boards\n";
     for (const auto& [k, state] : boards_) out_ << line(k) << "\n";
     out_ << std::flush;
   }
@@ -129,10 +133,12 @@ int run_mqtt_view(const MqttViewOptions& options, std::ostream& out, std::ostrea
   });
   mosquitto_message_callback_set(mosq, [](mosquitto*, void* c, const mosquitto_message* m) {
     static_cast<Context*>(c)->view->message(
-        m->topic, std::string(static_cast<const char*>(m->payload), static_cast<std::size_t>(m->payloadlen)));
+        m->topic,
+        std::string(static_cast<const char*>(m->payload), static_cast<std::size_t>(m->payloadlen)));
   });
   int status = 0;
-  if (int rc = mosquitto_connect(mosq, options.host.c_str(), options.port, 30); rc != MOSQ_ERR_SUCCESS) {
+  if (int rc = mosquitto_connect(mosq, options.host.c_str(), options.port, 30);
+      rc != MOSQ_ERR_SUCCESS) {
     err << "eboard-events: --mqtt " << options.host << ":" << options.port << ": "
         << mosquitto_strerror(rc) << "\n";
     status = 1;

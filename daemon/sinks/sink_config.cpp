@@ -3,10 +3,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <boost/program_options.hpp>
 #include <fstream>
 #include <sstream>
-
-#include <boost/program_options.hpp>
 
 namespace eboard::daemon {
 namespace {
@@ -15,10 +14,9 @@ namespace po = boost::program_options;
 
 // A topic level may not hold the separators or wildcards of MQTT (MQTT 3.1.1 §4.7).
 bool valid_topic_level(const std::string& text) {
-  return !text.empty() && text.size() <= 64 &&
-         std::none_of(text.begin(), text.end(), [](char c) {
-           return c == '/' || c == '+' || c == '#' || c == '\0' || c == ' ';
-         });
+  return !text.empty() && text.size() <= 64 && std::none_of(text.begin(), text.end(), [](char c) {
+    return c == '/' || c == '+' || c == '#' || c == '\0' || c == ' ';
+  });
 }
 
 std::string host_name() {
@@ -64,13 +62,16 @@ std::optional<std::string> parse_host_port(const std::string& text, const char* 
   std::string port_text = colon == std::string::npos ? text : text.substr(colon + 1);
   if (colon != std::string::npos) {
     host = text.substr(0, colon);
-    if (host.size() > 2 && host.front() == '[' && host.back() == ']') host = host.substr(1, host.size() - 2);
+    if (host.size() > 2 && host.front() == '[' && host.back() == ']')
+      host = host.substr(1, host.size() - 2);
   }
   if (host.empty()) host = "127.0.0.1";
   if (port_text.empty() || port_text.size() > 5 ||
-      !std::all_of(port_text.begin(), port_text.end(), [](char c) { return c >= '0' && c <= '9'; }) ||
+      !std::all_of(port_text.begin(), port_text.end(),
+                   [](char c) { return c >= '0' && c <= '9'; }) ||
       std::stoul(port_text) > 65535) {
-    return std::string(what) + " '" + text + "': port '" + port_text + "' is not a number from 0 to 65535";
+    return std::string(what) + " '" + text + "': port '" + port_text +
+           "' is not a number from 0 to 65535";
   }
   port = static_cast<std::uint16_t>(std::stoul(port_text));
   return std::nullopt;
@@ -85,8 +86,10 @@ std::optional<std::string> fill_sink_options(const po::variables_map& vm, SinkCo
     if (auto error = parse_host_port(text("mqtt"), "--mqtt", m.host, m.port)) return error;
     if (vm.count("mqtt-site")) m.site = text("mqtt-site");
     m.node = vm.count("mqtt-node") ? text("mqtt-node") : host_name();
-    if (!valid_topic_level(m.site)) return "--mqtt-site '" + m.site + "': not a topic level (no / + # or spaces)";
-    if (!valid_topic_level(m.node)) return "--mqtt-node '" + m.node + "': not a topic level (no / + # or spaces)";
+    if (!valid_topic_level(m.site))
+      return "--mqtt-site '" + m.site + "': not a topic level (no / + # or spaces)";
+    if (!valid_topic_level(m.node))
+      return "--mqtt-node '" + m.node + "': not a topic level (no / + # or spaces)";
     m.user = text("mqtt-user");
     if (vm.count("mqtt-password-file")) {
       std::ifstream in(text("mqtt-password-file"));
@@ -94,15 +97,18 @@ std::optional<std::string> fill_sink_options(const po::variables_map& vm, SinkCo
       std::getline(in, m.password);
     }
     m.ca_file = text("mqtt-ca");
-    if (!m.ca_file.empty() && !std::ifstream(m.ca_file)) return "--mqtt-ca: cannot read '" + m.ca_file + "'";
+    if (!m.ca_file.empty() && !std::ifstream(m.ca_file))
+      return "--mqtt-ca: cannot read '" + m.ca_file + "'";
     if (vm.count("mqtt-keepalive")) {
       const unsigned keepalive = vm["mqtt-keepalive"].as<unsigned>();
-      if (keepalive < 5 || keepalive > 3600) return std::string("--mqtt-keepalive must be from 5 to 3600");
+      if (keepalive < 5 || keepalive > 3600)
+        return std::string("--mqtt-keepalive must be from 5 to 3600");
       m.keepalive = std::chrono::seconds(keepalive);
     }
     sinks.mqtt = m;
   } else {
-    for (const char* name : {"mqtt-site", "mqtt-node", "mqtt-user", "mqtt-password-file", "mqtt-ca"}) {
+    for (const char* name :
+         {"mqtt-site", "mqtt-node", "mqtt-user", "mqtt-password-file", "mqtt-ca"}) {
       if (vm.count(name)) return std::string("--") + name + " needs --mqtt HOST:PORT";
     }
   }
@@ -115,7 +121,8 @@ std::optional<std::string> fill_sink_options(const po::variables_map& vm, SinkCo
     sinks.ws_queue_bytes = vm["ws-queue-bytes"].as<std::size_t>();
     if (sinks.ws_queue_bytes < 4096) return std::string("--ws-queue-bytes must be at least 4096");
   }
-  if (vm.count("clock-display")) sinks.clock_display = vm["clock-display"].as<std::vector<std::string>>();
+  if (vm.count("clock-display"))
+    sinks.clock_display = vm["clock-display"].as<std::vector<std::string>>();
   return std::nullopt;
 }
 

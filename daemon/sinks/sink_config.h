@@ -20,12 +20,12 @@ struct MqttOptions {
   std::string host = "127.0.0.1";
   std::uint16_t port = 1883;
   std::string site = "default";
-  std::string node;             // the host name by default
+  std::string node;  // the host name by default
   std::string user;
-  std::string password;         // read from --mqtt-password-file
-  std::string ca_file;          // TLS when set
+  std::string password;  // read from --mqtt-password-file
+  std::string ca_file;   // TLS when set
   std::chrono::seconds keepalive{10};
-  std::string state_file;       // where acknowledged seqs persist; "" = memory only
+  std::string state_file;  // where acknowledged seqs persist; "" = memory only
 };
 
 struct HttpOptions {

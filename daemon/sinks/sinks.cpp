@@ -21,7 +21,9 @@ std::vector<std::string> board_ids(const EventHub& hub) {
 
 Sinks::Sinks(boost::asio::io_context& io, EventHub& hub, const SinkConfig& config,
              const std::string& journal_dir, ClockSender clock, Log log)
-    : hub_(hub), config_(config), log_(std::move(log)),
+    : hub_(hub),
+      config_(config),
+      log_(std::move(log)),
       boards_(std::make_unique<BroadcastBoards>(board_ids(hub))) {
   if (config_.mqtt) {
     MqttOptions options = *config_.mqtt;
@@ -30,7 +32,8 @@ Sinks::Sinks(boost::asio::io_context& io, EventHub& hub, const SinkConfig& confi
     }
     mqtt_ = std::make_unique<MqttPublisher>(
         io, hub, options,
-        [this](std::size_t b) { return std::make_pair(boards_->version(b), &boards_->pgn(b)); }, log_);
+        [this](std::size_t b) { return std::make_pair(boards_->version(b), &boards_->pgn(b)); },
+        log_);
   }
   if (config_.http) {
     http_ = std::make_unique<HttpServer>(io, hub, *boards_, config_.ws_queue_bytes, log_);
@@ -78,8 +81,9 @@ void Sinks::shutdown() {
 }
 
 Result<std::unique_ptr<Sinks>> install_sinks(boost::asio::io_context& io, EventHub& hub,
-                                             const SinkConfig& config, const std::string& journal_dir,
-                                             ClockSender clock, Sinks::Log log) {
+                                             const SinkConfig& config,
+                                             const std::string& journal_dir, ClockSender clock,
+                                             Sinks::Log log) {
   if (!config.mqtt && !config.http && config.clock_display.empty()) {
     return std::unique_ptr<Sinks>();
   }
@@ -88,7 +92,8 @@ Result<std::unique_ptr<Sinks>> install_sinks(boost::asio::io_context& io, EventH
       return Error{"--clock-display: no board '" + name + "'"};
     }
   }
-  auto sinks = std::make_unique<Sinks>(io, hub, config, journal_dir, std::move(clock), std::move(log));
+  auto sinks =
+      std::make_unique<Sinks>(io, hub, config, journal_dir, std::move(clock), std::move(log));
   if (auto error = sinks->start()) return *error;
   hub.add_listener(sinks.get());
   return sinks;

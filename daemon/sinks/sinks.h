@@ -4,11 +4,10 @@
 // install_sinks() after the hub exists and shutdown() when the loop stops.
 #pragma once
 
+#include <boost/asio/io_context.hpp>
 #include <functional>
 #include <memory>
 #include <string>
-
-#include <boost/asio/io_context.hpp>
 
 #include "daemon/core/event_hub.h"
 #include "daemon/sinks/sink_config.h"
@@ -35,7 +34,8 @@ class Sinks final : public EventListener {
   ~Sinks() override;
 
   std::optional<Error> start();
-  void on_event(std::size_t board, const eboard::v1::Event& event, const SharedBytes& frame) override;
+  void on_event(std::size_t board, const eboard::v1::Event& event,
+                const SharedBytes& frame) override;
   // Says "offline" on MQTT and closes the web clients; let the loop run briefly after.
   void shutdown();
 
@@ -56,7 +56,8 @@ class Sinks final : public EventListener {
 // The daemon's one call: nothing (nullptr) when no sink is configured, else started
 // sinks listening on the hub; an error (bind failure) is one line for the log.
 Result<std::unique_ptr<Sinks>> install_sinks(boost::asio::io_context& io, EventHub& hub,
-                                             const SinkConfig& config, const std::string& journal_dir,
-                                             ClockSender clock, Sinks::Log log);
+                                             const SinkConfig& config,
+                                             const std::string& journal_dir, ClockSender clock,
+                                             Sinks::Log log);
 
 }  // namespace eboard::daemon

@@ -10,8 +10,12 @@ namespace websocket = beast::websocket;
 
 WsSession::WsSession(beast::tcp_stream stream, std::size_t board, bool binary,
                      std::size_t queue_limit_bytes, Closed closed)
-    : ws_(std::move(stream)), board_(board), binary_(binary), limit_(queue_limit_bytes),
-      closed_(std::move(closed)), close_timer_(ws_.get_executor()) {}
+    : ws_(std::move(stream)),
+      board_(board),
+      binary_(binary),
+      limit_(queue_limit_bytes),
+      closed_(std::move(closed)),
+      close_timer_(ws_.get_executor()) {}
 
 void WsSession::accept(Request request, SharedBytes first) {
   // The HTTP timeout no longer applies; the WebSocket's own keeps idle peers honest.
@@ -46,16 +50,15 @@ void WsSession::write_next() {
   writing_ = true;
   auto self = shared_from_this();
   const SharedBytes& front = queue_.front();
-  ws_.async_write(boost::asio::buffer(*front),
-                  [self](const beast::error_code& error, std::size_t) {
-                    self->writing_ = false;
-                    if (error) return self->drop();
-                    if (!self->close_reason_.empty()) return self->send_close();
-                    if (self->dropped_) return;
-                    self->queued_bytes_ -= self->queue_.front()->size();
-                    self->queue_.pop_front();
-                    self->write_next();
-                  });
+  ws_.async_write(boost::asio::buffer(*front), [self](const beast::error_code& error, std::size_t) {
+    self->writing_ = false;
+    if (error) return self->drop();
+    if (!self->close_reason_.empty()) return self->send_close();
+    if (self->dropped_) return;
+    self->queued_bytes_ -= self->queue_.front()->size();
+    self->queue_.pop_front();
+    self->write_next();
+  });
 }
 
 // Clients have nothing to say; reading notices them leaving and answers pings.
@@ -107,7 +110,8 @@ void WsSession::force_close() {
   open_ = false;
   close_timer_.cancel();
   beast::error_code ignored;
-  beast::get_lowest_layer(ws_).socket().shutdown(boost::asio::ip::tcp::socket::shutdown_both, ignored);
+  beast::get_lowest_layer(ws_).socket().shutdown(boost::asio::ip::tcp::socket::shutdown_both,
+                                                 ignored);
   beast::get_lowest_layer(ws_).socket().close(ignored);
 }
 

@@ -11,19 +11,18 @@
 // kCloseGrace has its socket closed. Frames are shared, never copied per client.
 #pragma once
 
-#include <chrono>
-#include <cstddef>
-#include <deque>
-#include <functional>
-#include <memory>
-#include <string>
-
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http/message.hpp>
 #include <boost/beast/http/string_body.hpp>
 #include <boost/beast/websocket/stream.hpp>
+#include <chrono>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <string>
 
 #include "daemon/core/event_hub.h"
 

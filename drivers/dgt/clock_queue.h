@@ -18,8 +18,7 @@ class ClockQueue {
   void push(const ClockCommand& command, TimePoint now, Bytes& to_send);
   // An ack (or unsolicited clock report) arrived. Only an ack for the command in flight
   // retires it.
-  void on_ack(const ClockAck& ack, TimePoint now, Bytes& to_send,
-              std::vector<SensorEvent>& events);
+  void on_ack(const ClockAck& ack, TimePoint now, Bytes& to_send, std::vector<SensorEvent>& events);
   void on_timer(TimePoint now, Bytes& to_send, std::vector<SensorEvent>& events);
   std::optional<TimePoint> deadline() const;
   void clear();  // the link went down: nothing in flight any more

@@ -61,8 +61,7 @@ void DgtDriver::request_dump(TimePoint now, DecoderOutput& out) {
   send(kSendBoard, now, out);
 }
 
-void DgtDriver::on_bytes(std::span<const std::uint8_t> bytes, TimePoint now,
-                         DecoderOutput& out) {
+void DgtDriver::on_bytes(std::span<const std::uint8_t> bytes, TimePoint now, DecoderOutput& out) {
   if (!connected_) return;
   counters_.bytes_received += bytes.size();
   last_received_ = now;
@@ -113,9 +112,7 @@ void DgtDriver::handle(const RawMessage& m, TimePoint now, DecoderOutput& out) {
     case kMsgFieldUpdate: handle_field_update(p, out); break;
     case kMsgBwTime: handle_clock(p, now, out); break;
     case kMsgSerialNr: out.events.push_back(DeviceInfo{InfoKind::kSerial, ascii(p)}); break;
-    case kMsgLongSerialNr:
-      out.events.push_back(DeviceInfo{InfoKind::kLongSerial, ascii(p)});
-      break;
+    case kMsgLongSerialNr: out.events.push_back(DeviceInfo{InfoKind::kLongSerial, ascii(p)}); break;
     case kMsgTrademark: out.events.push_back(DeviceInfo{InfoKind::kTrademark, ascii(p)}); break;
     case kMsgBusAddress:
       out.events.push_back(DeviceInfo{InfoKind::kBusAddress, std::to_string((p[0] << 7) | p[1])});
@@ -164,8 +161,8 @@ void DgtDriver::handle_clock(Payload payload, TimePoint now, DecoderOutput& out)
   clock_absent_ = false;
   if (last_reading_ && last_reading_->lever_high != reading->lever_high) {
     // §1.8 / §11.3: the lever goes up on the side opposite to the player who pressed.
-    const bool left_pressed = (reading->lever_high == ClockSide::kRight) ==
-                              kLeverHighRightMeansLeftPressed;
+    const bool left_pressed =
+        (reading->lever_high == ClockSide::kRight) == kLeverHighRightMeansLeftPressed;
     out.events.push_back(LeverPressed{left_pressed ? ClockSide::kLeft : ClockSide::kRight});
   }
   const bool left_new = reading->left_flag && !(last_reading_ && last_reading_->left_flag);

@@ -24,8 +24,7 @@ class DgtDriver final : public Decoder {
  public:
   void on_connected(TimePoint now, DecoderOutput& out) override;
   void on_disconnected() override;
-  void on_bytes(std::span<const std::uint8_t> bytes, TimePoint now,
-                DecoderOutput& out) override;
+  void on_bytes(std::span<const std::uint8_t> bytes, TimePoint now, DecoderOutput& out) override;
   void on_timer(TimePoint now, DecoderOutput& out) override;
   std::optional<TimePoint> next_deadline() const override;
   bool send_clock(const ClockCommand& command, TimePoint now, DecoderOutput& out) override;
@@ -50,7 +49,7 @@ class DgtDriver final : public Decoder {
   bool silent_reported_ = false;
   bool clock_absent_ = false;
   std::optional<TimePoint> handshake_deadline_;
-  std::optional<TimePoint> dump_requested_at_;   // set while a dump is awaited
+  std::optional<TimePoint> dump_requested_at_;  // set while a dump is awaited
   std::optional<TimePoint> partial_since_;
   TimePoint last_received_{};
   TimePoint last_sent_{};

@@ -9,11 +9,10 @@ namespace {
 
 // Index = DGT piece code (§1.6): note king before queen.
 constexpr Piece kCodeToPiece[16] = {
-    Piece::kEmpty,        Piece::kWhitePawn,   Piece::kWhiteRook,   Piece::kWhiteKnight,
-    Piece::kWhiteBishop,  Piece::kWhiteKing,   Piece::kWhiteQueen,  Piece::kBlackPawn,
-    Piece::kBlackRook,    Piece::kBlackKnight, Piece::kBlackBishop, Piece::kBlackKing,
-    Piece::kBlackQueen,   Piece::kResultDraw,  Piece::kResultWhiteWins,
-    Piece::kResultBlackWins};
+    Piece::kEmpty,       Piece::kWhitePawn,   Piece::kWhiteRook,       Piece::kWhiteKnight,
+    Piece::kWhiteBishop, Piece::kWhiteKing,   Piece::kWhiteQueen,      Piece::kBlackPawn,
+    Piece::kBlackRook,   Piece::kBlackKnight, Piece::kBlackBishop,     Piece::kBlackKing,
+    Piece::kBlackQueen,  Piece::kResultDraw,  Piece::kResultWhiteWins, Piece::kResultBlackWins};
 
 template <class... Ts>
 struct Overloaded : Ts... {
@@ -171,8 +170,7 @@ Bytes encode_bwtime(const ClockReading& r, bool no_clock) {
   return frame_message(kMsgBwTime, p);
 }
 
-Bytes encode_clock_ack(std::uint8_t ack0, std::uint8_t ack1, std::uint8_t ack2,
-                       std::uint8_t ack3) {
+Bytes encode_clock_ack(std::uint8_t ack0, std::uint8_t ack1, std::uint8_t ack2, std::uint8_t ack3) {
   const std::uint8_t p[7] = {
       static_cast<std::uint8_t>(0x0A | ((ack2 & 0x80) >> 3) | ((ack3 & 0x80) >> 2)),
       static_cast<std::uint8_t>(ack0 & 0x7F),
@@ -245,8 +243,7 @@ std::optional<ClockCommand> decode_clock_command(Payload m) {
       return ClockBeep{Millis(m[4] * 64)};
     case kClockVersion:
       return m.size() == 5 ? std::optional<ClockCommand>(ClockVersionRequest{}) : std::nullopt;
-    default:
-      return std::nullopt;
+    default: return std::nullopt;
   }
 }
 

@@ -33,11 +33,10 @@ BwTime decode_bwtime(Payload payload);
 
 // --- board -> PC messages (emulator, tests) --------------------------------------------------
 Bytes frame_message(std::uint8_t id, Payload payload);
-Bytes encode_board_dump(const Placement& placement);   // normal orientation
+Bytes encode_board_dump(const Placement& placement);  // normal orientation
 Bytes encode_field_update(int field, std::uint8_t code);
 Bytes encode_bwtime(const ClockReading& reading, bool no_clock = false);
-Bytes encode_clock_ack(std::uint8_t ack0, std::uint8_t ack1, std::uint8_t ack2,
-                       std::uint8_t ack3);
+Bytes encode_clock_ack(std::uint8_t ack0, std::uint8_t ack1, std::uint8_t ack2, std::uint8_t ack3);
 
 // --- clock commands, PC -> board (§1.9) -------------------------------------------------------
 Bytes encode_clock_command(const ClockCommand& command);

@@ -39,8 +39,8 @@ inline constexpr std::uint8_t kMsgBatteryStatus = 0xA0;
 inline constexpr std::uint8_t kMsgLongSerialNr = 0xA2;
 
 // --- clock command ids inside 0x2B (protocols.md §1.9) ---------------------------------------
-inline constexpr std::uint8_t kClockStart = 0x03;   // start-of-clock-message byte
-inline constexpr std::uint8_t kClockEnd = 0x00;     // end-of-clock-message byte
+inline constexpr std::uint8_t kClockStart = 0x03;  // start-of-clock-message byte
+inline constexpr std::uint8_t kClockEnd = 0x00;    // end-of-clock-message byte
 inline constexpr std::uint8_t kClockDisplay = 0x01;
 inline constexpr std::uint8_t kClockIcons = 0x02;
 inline constexpr std::uint8_t kClockEndDisplay = 0x03;
@@ -83,11 +83,11 @@ inline constexpr std::uint16_t kUsbProductId = 0x000A;
 // ==========================================================================================
 
 // Timing (protocols.md §1.9 "Flow control", §1.13 step 5).
-inline constexpr int kClockAckTimeoutMs = 2000;     // resend once after this, then give up
-inline constexpr int kHandshakeTimeoutMs = 2000;    // version request unanswered
-inline constexpr int kKeepAliveIntervalMs = 3000;   // serial-number request when idle
-inline constexpr int kSilenceLimitMs = 10000;       // nothing heard for this long: kSilent
-inline constexpr int kPartialTimeoutMs = 500;       // a message stuck half-received
+inline constexpr int kClockAckTimeoutMs = 2000;    // resend once after this, then give up
+inline constexpr int kHandshakeTimeoutMs = 2000;   // version request unanswered
+inline constexpr int kKeepAliveIntervalMs = 3000;  // serial-number request when idle
+inline constexpr int kSilenceLimitMs = 10000;      // nothing heard for this long: kSilent
+inline constexpr int kPartialTimeoutMs = 500;      // a message stuck half-received
 
 // Message length bounds by id, total length including the 3 header bytes (§1.4, §1.5).
 struct LengthBounds {

@@ -14,12 +14,12 @@ namespace eboard::drivers {
 enum class PortKind : std::uint8_t { kNative, kUsb, kBluetooth, kOther };
 
 struct PortInfo {
-  std::string path;                 // /dev/ttyACM0
+  std::string path;  // /dev/ttyACM0
   PortKind kind = PortKind::kOther;
   std::string description;
   std::optional<std::uint16_t> usb_vendor_id;
   std::optional<std::uint16_t> usb_product_id;
-  std::string usb_serial;           // the USB descriptor's serial (empty if none)
+  std::string usb_serial;  // the USB descriptor's serial (empty if none)
   std::string usb_product;
 };
 

@@ -17,7 +17,9 @@ struct sp_port;
 
 namespace eboard::drivers {
 
-struct IoError { std::string message; };
+struct IoError {
+  std::string message;
+};
 
 class TtyPort {
  public:

@@ -45,8 +45,7 @@ std::optional<std::string> parse_placement(std::string_view field, Piece (&board
     }
   }
   if (rank != 0) return "only " + std::to_string(8 - rank) + " ranks, not 8";
-  if (file != 8)
-    return "rank 1 has " + std::to_string(file) + " squares, not 8";
+  if (file != 8) return "rank 1 has " + std::to_string(file) + " squares, not 8";
   return std::nullopt;
 }
 
@@ -81,7 +80,8 @@ Result<CastlingRights> parse_castling(std::string_view field, const Piece (&boar
     for (const auto& s : kCastlingSpecs)
       if (s.letter == c) spec = &s;
     if (!spec) return Error{"bad castling letter " + quoted(std::string_view(&c, 1))};
-    if (rights & spec->right) return Error{"castling letter " + quoted(std::string_view(&c, 1)) + " repeated"};
+    if (rights & spec->right)
+      return Error{"castling letter " + quoted(std::string_view(&c, 1)) + " repeated"};
     Color color = c == 'K' || c == 'Q' ? kWhite : kBlack;
     if (board[spec->king] != make_piece(color, kKing))
       return Error{"castling right " + quoted(std::string_view(&c, 1)) + " but no king on " +
@@ -111,15 +111,15 @@ Result<Square> parse_en_passant(std::string_view field, Color side,
     why = "no pawn on " + square_name(pawn) + " that could have just moved two squares";
   else if (board[ep] != kNoPiece || board[origin] != kNoPiece)
     why = square_name(ep) + " and " + square_name(origin) + " must be empty";
-  if (!why.empty()) return Error{"en passant square " + std::string(field) + " cannot be right: " + why};
+  if (!why.empty())
+    return Error{"en passant square " + std::string(field) + " cannot be right: " + why};
   return ep;
 }
 
 Result<int> parse_counter(std::string_view field, const char* what, int minimum) {
   int value = 0;
   auto [end, ec] = std::from_chars(field.data(), field.data() + field.size(), value);
-  if (ec != std::errc() || end != field.data() + field.size() || value < minimum ||
-      value > 100000)
+  if (ec != std::errc() || end != field.data() + field.size() || value < minimum || value > 100000)
     return Error{std::string("bad ") + what + " " + quoted(field)};
   return value;
 }

@@ -96,8 +96,8 @@ void generate_pawn_moves(const Position& pos, Sink& sink, Bitboard pinned, Bitbo
   for (Bitboard b = pos.pieces(Us, kPawn) & pinned; b;) {
     Square from = pop_lsb(b);
     Bitboard push = pawn_push<Us>(square_bb(from)) & empty;
-    Bitboard targets = push | (pawn_push<Us>(push & kThirdRank) & empty) |
-                       (pawn_attacks(Us, from) & enemies);
+    Bitboard targets =
+        push | (pawn_push<Us>(push & kThirdRank) & empty) | (pawn_attacks(Us, from) & enemies);
     targets &= target_mask & line_bb(king, from);
     while (targets) {
       Square to = pop_lsb(targets);
@@ -134,8 +134,8 @@ void generate_castling(const Position& pos, Sink& sink) {
       sink.add_one(Move(kKing, Square(kKing + 2), MoveKind::kCastling));
   }
   if (pos.can_castle(kQueenside)) {
-    constexpr Bitboard kEmpty = square_bb(Square(kKing - 1)) | square_bb(Square(kKing - 2)) |
-                                square_bb(Square(kKing - 3));
+    constexpr Bitboard kEmpty =
+        square_bb(Square(kKing - 1)) | square_bb(Square(kKing - 2)) | square_bb(Square(kKing - 3));
     if (!(occupied & kEmpty) && !attacked_by<~Us>(pos, Square(kKing - 1), occupied) &&
         !attacked_by<~Us>(pos, Square(kKing - 2), occupied))
       sink.add_one(Move(kKing, Square(kKing - 2), MoveKind::kCastling));

@@ -166,7 +166,8 @@ Result<SanParts> split_san(std::string_view original) {
   if (!promo.empty()) {
     const std::string suffix(promo);
     if (promo.front() == '=') promo.remove_prefix(1);
-    if (promo.size() == 3 && promo.front() == '(' && promo.back() == ')') promo = promo.substr(1, 1);
+    if (promo.size() == 3 && promo.front() == '(' && promo.back() == ')')
+      promo = promo.substr(1, 1);
     if (promo.size() != 1 || promotion_from_letter(promo.front()) == kNoPieceType)
       return bad("unexpected '" + suffix + "' after the destination");
     if (parts.piece != kPawn) return bad("only a pawn promotes");
@@ -213,9 +214,8 @@ bool pseudo_reachable(const Position& pos, const SanParts& p) {
 
 std::string castling_refusal(const Position& pos, bool kingside) {
   const Color us = pos.side_to_move();
-  const CastlingRights right =
-      us == kWhite ? (kingside ? kWhiteKingside : kWhiteQueenside)
-                   : (kingside ? kBlackKingside : kBlackQueenside);
+  const CastlingRights right = us == kWhite ? (kingside ? kWhiteKingside : kWhiteQueenside)
+                                            : (kingside ? kBlackKingside : kBlackQueenside);
   if (!pos.can_castle(right)) return "no castling right";
   if (pos.in_check()) return "the king is in check";
   const Square king = pos.king_square(us);
@@ -225,7 +225,7 @@ std::string castling_refusal(const Position& pos, bool kingside) {
 }
 
 std::string describe_piece(Color c, PieceType t) {
-  static constexpr std::string_view kNames[] = {"", "pawn", "knight", "bishop",
+  static constexpr std::string_view kNames[] = {"",     "pawn",  "knight", "bishop",
                                                 "rook", "queen", "king"};
   return std::string(c == kWhite ? "white " : "black ") + std::string(kNames[t]);
 }
@@ -321,7 +321,8 @@ Result<Move> parse_san(const Position& pos, std::string_view text) {
   generate_legal(pos, legal);
   if (parts.castling) {
     for (Move m : legal)
-      if (m.kind() == MoveKind::kCastling && (file_of(m.to()) > file_of(m.from())) == parts.kingside)
+      if (m.kind() == MoveKind::kCastling &&
+          (file_of(m.to()) > file_of(m.from())) == parts.kingside)
         return m;
     return Error{"illegal: " + shown + " (" + castling_refusal(pos, parts.kingside) + ")"};
   }
@@ -343,8 +344,8 @@ Result<Move> parse_san(const Position& pos, std::string_view text) {
   if (pseudo_reachable(pos, parts))
     return Error{"illegal: " + shown + " (the " + target + " cannot move there: its king would " +
                  "be in check)"};
-  return Error{"no such move: " + shown + " (no " + target + " can go to " +
-               square_name(parts.to) + ")"};
+  return Error{"no such move: " + shown + " (no " + target + " can go to " + square_name(parts.to) +
+               ")"};
 }
 
 }  // namespace eboard::engine

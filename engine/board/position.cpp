@@ -60,8 +60,9 @@ Position Position::from_parts(const Piece (&board)[kSquareCount], Color side_to_
   pos.game_ply_ = 2 * (fullmove_number > 0 ? fullmove_number - 1 : 0) + side_to_move;
   StateInfo& st = pos.state();
   st.castling = castling;
-  st.halfmove_clock = std::uint16_t(halfmove_clock < 0 ? 0 : halfmove_clock > 0xFFFF ? 0xFFFF
-                                                                                     : halfmove_clock);
+  st.halfmove_clock = std::uint16_t(halfmove_clock < 0        ? 0
+                                    : halfmove_clock > 0xFFFF ? 0xFFFF
+                                                              : halfmove_clock);
   st.placement_key = pos.compute_placement_key();
   if (en_passant != kNoSquare) pos.set_en_passant_if_legal(en_passant);
   st.key = pos.full_key(st);
@@ -184,7 +185,8 @@ void Position::make(Move m) {
   st.placement_key = placement;
   side_ = ~us;
   ++game_ply_;
-  if (type_of(moved) == kPawn && (from ^ to) == 16) set_en_passant_if_legal(Square((from + to) / 2));
+  if (type_of(moved) == kPawn && (from ^ to) == 16)
+    set_en_passant_if_legal(Square((from + to) / 2));
   st.key = full_key(st);
 }
 

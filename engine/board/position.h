@@ -27,8 +27,8 @@ struct StateInfo {
   Key key = 0;            // full key: placement, side, castling, legal en passant file
   Key placement_key = 0;  // piece-on-square only
   CastlingRights castling = kNoCastling;
-  Square en_passant = kNoSquare;  // set only when an en passant capture is legal
-  Piece captured = kNoPiece;      // the piece taken by the move that led here
+  Square en_passant = kNoSquare;     // set only when an en passant capture is legal
+  Piece captured = kNoPiece;         // the piece taken by the move that led here
   std::uint16_t halfmove_clock = 0;  // plies since the last capture or pawn move
 };
 
@@ -75,9 +75,7 @@ class Position {
     return (attackers_to(s, pieces()) & pieces(by)) != 0;
   }
   // Opposing pieces giving check to the side to move.
-  Bitboard checkers() const {
-    return attackers_to(king_square(side_), pieces()) & pieces(~side_);
-  }
+  Bitboard checkers() const { return attackers_to(king_square(side_), pieces()) & pieces(~side_); }
   bool in_check() const { return checkers() != 0; }
   // True when the side that just moved left its own king attacked (rules.md D5, D11).
   bool opponent_in_check() const { return is_attacked(king_square(~side_), side_); }
@@ -91,8 +89,7 @@ class Position {
   bool is_legal(Move m) const;
   // True when m takes a piece (en passant included).
   bool is_capture(Move m) const {
-    return m.kind() == MoveKind::kEnPassant ||
-           (m.kind() != MoveKind::kCastling && !empty(m.to()));
+    return m.kind() == MoveKind::kEnPassant || (m.kind() != MoveKind::kCastling && !empty(m.to()));
   }
 
   // How many times the current position occurred before in the history (same full key,

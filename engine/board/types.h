@@ -23,28 +23,98 @@ enum PieceType : std::uint8_t {
 };
 constexpr int kPieceTypeCount = 7;  // including kNoPieceType, for array sizes
 
+// clang-format off: one colour a line
 enum Piece : std::uint8_t {
   kNoPiece = 0,
-  kWhitePawn = 1, kWhiteKnight, kWhiteBishop, kWhiteRook, kWhiteQueen, kWhiteKing,
-  kBlackPawn = 9, kBlackKnight, kBlackBishop, kBlackRook, kBlackQueen, kBlackKing,
+  kWhitePawn = 1,
+  kWhiteKnight,
+  kWhiteBishop,
+  kWhiteRook,
+  kWhiteQueen,
+  kWhiteKing,
+  kBlackPawn = 9,
+  kBlackKnight,
+  kBlackBishop,
+  kBlackRook,
+  kBlackQueen,
+  kBlackKing,
 };
+// clang-format on
 constexpr int kPieceCount = 16;  // array size for indexing by Piece
 
 constexpr Piece make_piece(Color c, PieceType t) { return Piece((c << 3) | t); }
 constexpr PieceType type_of(Piece p) { return PieceType(p & 7); }
 constexpr Color color_of(Piece p) { return Color(p >> 3); }
 
+// clang-format off: one rank a line
 enum Square : std::uint8_t {
-  kA1, kB1, kC1, kD1, kE1, kF1, kG1, kH1,
-  kA2, kB2, kC2, kD2, kE2, kF2, kG2, kH2,
-  kA3, kB3, kC3, kD3, kE3, kF3, kG3, kH3,
-  kA4, kB4, kC4, kD4, kE4, kF4, kG4, kH4,
-  kA5, kB5, kC5, kD5, kE5, kF5, kG5, kH5,
-  kA6, kB6, kC6, kD6, kE6, kF6, kG6, kH6,
-  kA7, kB7, kC7, kD7, kE7, kF7, kG7, kH7,
-  kA8, kB8, kC8, kD8, kE8, kF8, kG8, kH8,
+  kA1,
+  kB1,
+  kC1,
+  kD1,
+  kE1,
+  kF1,
+  kG1,
+  kH1,
+  kA2,
+  kB2,
+  kC2,
+  kD2,
+  kE2,
+  kF2,
+  kG2,
+  kH2,
+  kA3,
+  kB3,
+  kC3,
+  kD3,
+  kE3,
+  kF3,
+  kG3,
+  kH3,
+  kA4,
+  kB4,
+  kC4,
+  kD4,
+  kE4,
+  kF4,
+  kG4,
+  kH4,
+  kA5,
+  kB5,
+  kC5,
+  kD5,
+  kE5,
+  kF5,
+  kG5,
+  kH5,
+  kA6,
+  kB6,
+  kC6,
+  kD6,
+  kE6,
+  kF6,
+  kG6,
+  kH6,
+  kA7,
+  kB7,
+  kC7,
+  kD7,
+  kE7,
+  kF7,
+  kG7,
+  kH7,
+  kA8,
+  kB8,
+  kC8,
+  kD8,
+  kE8,
+  kF8,
+  kG8,
+  kH8,
   kNoSquare = 64,
 };
+// clang-format on
 constexpr int kSquareCount = 64;
 
 constexpr Square make_square(int file, int rank) { return Square(rank * 8 + file); }
@@ -76,8 +146,8 @@ class Move {
   constexpr Move() = default;
   constexpr Move(Square from, Square to, MoveKind kind = MoveKind::kNormal,
                  PieceType promotion = kKnight)
-      : bits_(std::uint16_t(from | (to << 6) | (int(kind) << 12) |
-                            ((promotion - kKnight) << 14))) {}
+      : bits_(std::uint16_t(from | (to << 6) | (int(kind) << 12) | ((promotion - kKnight) << 14))) {
+  }
   static constexpr Move none() { return Move(); }
 
   constexpr Square from() const { return Square(bits_ & 63); }

@@ -129,17 +129,10 @@ std::string format_time_control(const TimeControl& control) {
     if (period.moves != 0) text += std::to_string(period.moves) + "/";
     text += format_seconds(period.base);
     switch (period.adjustment) {
-      case Adjustment::kNone:
-        break;
-      case Adjustment::kFischer:
-        text += "+" + format_seconds(period.adjustment_amount);
-        break;
-      case Adjustment::kSimpleDelay:
-        text += "d" + format_seconds(period.adjustment_amount);
-        break;
-      case Adjustment::kBronstein:
-        text += "b" + format_seconds(period.adjustment_amount);
-        break;
+      case Adjustment::kNone: break;
+      case Adjustment::kFischer: text += "+" + format_seconds(period.adjustment_amount); break;
+      case Adjustment::kSimpleDelay: text += "d" + format_seconds(period.adjustment_amount); break;
+      case Adjustment::kBronstein: text += "b" + format_seconds(period.adjustment_amount); break;
     }
   }
   return text;
@@ -157,14 +150,10 @@ PeriodTrigger effective_trigger(const TimeControl& control, PeriodTrigger rule_s
 
 std::string_view adjustment_name(Adjustment adjustment) {
   switch (adjustment) {
-    case Adjustment::kNone:
-      return "none";
-    case Adjustment::kFischer:
-      return "fischer";
-    case Adjustment::kBronstein:
-      return "bronstein";
-    case Adjustment::kSimpleDelay:
-      return "simple_delay";
+    case Adjustment::kNone: return "none";
+    case Adjustment::kFischer: return "fischer";
+    case Adjustment::kBronstein: return "bronstein";
+    case Adjustment::kSimpleDelay: return "simple_delay";
   }
   return "none";
 }

@@ -6,11 +6,13 @@
 namespace eboard::engine {
 
 PressClass Arbiter::classify_press_without_move(const GameTracker& game, Color) {
-  return game.rules().press_without_move == PressWithoutMove::kIllegal ? PressClass::kIllegal
-                                                                        : PressClass::kRestartAllowed;
+  return game.rules().press_without_move == PressWithoutMove::kIllegal
+             ? PressClass::kIllegal
+             : PressClass::kRestartAllowed;
 }
 
-void Arbiter::on_move_completed(GameTracker&, const GameEvent&, std::chrono::milliseconds, GameEvents&) {}
+void Arbiter::on_move_completed(GameTracker&, const GameEvent&, std::chrono::milliseconds,
+                                GameEvents&) {}
 
 // 7.5.1: the position before the irregularity is to be reinstated; the full arbiter
 // adds the penalty ladder (D5) on top.
@@ -56,8 +58,7 @@ void Arbiter::on_operator(GameTracker& game, const OperatorAction& action,
     case OperatorAction::Kind::kAddTime:
       game.adjust_clock(now, action.side, action.amount, out);
       break;
-    default:
-      break;  // claims, resignations, rulings: the rules part of the arbiter
+    default: break;  // claims, resignations, rulings: the rules part of the arbiter
   }
 }
 

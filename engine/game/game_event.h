@@ -64,18 +64,47 @@ enum class PressClass : std::uint8_t { kIllegal, kRestartAllowed, kNeedsRuling }
 
 // gameEnded.termination (interfaces.md §4), without the TERMINATION_ prefix.
 enum class TerminationKind : std::uint8_t {
-  kCheckmate, kStalemate, kTimeForfeit, kTimeoutVsInsufficient, kBothFlags, kIllegalMove,
-  kFivefoldRepetition, kSeventyFiveMoves, kDeadPosition, kAgreement, kResignation, kArbiter,
-  kThreefoldClaim, kFiftyMoveClaim, kIllegalMoveClaim, kIllegalPosition, kPenaltyLadder,
+  kCheckmate,
+  kStalemate,
+  kTimeForfeit,
+  kTimeoutVsInsufficient,
+  kBothFlags,
+  kIllegalMove,
+  kFivefoldRepetition,
+  kSeventyFiveMoves,
+  kDeadPosition,
+  kAgreement,
+  kResignation,
+  kArbiter,
+  kThreefoldClaim,
+  kFiftyMoveClaim,
+  kIllegalMoveClaim,
+  kIllegalPosition,
+  kPenaltyLadder,
 };
 
 // The arbiter's event fields (rules.md D1, D5, D8, D10, D11, D13), as in rule_events.proto.
 enum class PenaltyKind : std::uint8_t { kWarning, kTimeAdded, kGameLost };
 enum class ClaimKind : std::uint8_t {
-  kIllegalMove, kThreefold, kFifty, kFlag, kQpf, kSetup, kOrientation, kClockSetting, kAgreement,
+  kIllegalMove,
+  kThreefold,
+  kFifty,
+  kFlag,
+  kQpf,
+  kSetup,
+  kOrientation,
+  kClockSetting,
+  kAgreement,
 };
 enum class ClaimReason : std::uint8_t {
-  kNone, kCorrect, kIncorrect, kNotOnMove, kTouched, kNoMoveMade, kWindowClosed, kNotEligible,
+  kNone,
+  kCorrect,
+  kIncorrect,
+  kNotOnMove,
+  kTouched,
+  kNoMoveMade,
+  kWindowClosed,
+  kNotEligible,
   kArbiter,
 };
 enum class UnwinnabilityNote : std::uint8_t { kNone, kWinnable, kUnwinnable, kUndetermined };
@@ -83,7 +112,12 @@ enum class IllegalPositionKind : std::uint8_t { kPawnOnLastRank, kBothKingsInChe
 enum class CastlingWing : std::uint8_t { kKingSide, kQueenSide, kAll };
 
 // setupIrregular.kind (rules.md D1).
-enum class SetupIrregularKind : std::uint8_t { kWrongPosition, kBoardRotated, kKingMisplaced, kRookMisplaced };
+enum class SetupIrregularKind : std::uint8_t {
+  kWrongPosition,
+  kBoardRotated,
+  kKingMisplaced,
+  kRookMisplaced
+};
 
 struct GameEvent {
   GameEventKind kind = GameEventKind::kGameStarted;

@@ -7,7 +7,8 @@ namespace eboard::engine {
 namespace {
 
 RecognizerTiming timing_of(const RuleSet& rules) {
-  return {rules.debounce, rules.unexplained_timeout, rules.game_end_stable, rules.disarranged_after};
+  return {rules.debounce, rules.unexplained_timeout, rules.game_end_stable,
+          rules.disarranged_after};
 }
 
 std::int64_t ms(Millis t) { return t.count(); }
@@ -118,10 +119,8 @@ void GameTracker::lever(Millis now, Color side, GameEvents& out) {
   switch (verdict.kind) {
     case PressVerdict::Kind::kLegal:
       return complete_move(now, verdict, CompletionKind::kClockPress, out);
-    case PressVerdict::Kind::kIllegal:
-      return complete_illegal(now, side, verdict.illegal, out);
-    case PressVerdict::Kind::kNothing:
-      return press_without_move(now, side, out);
+    case PressVerdict::Kind::kIllegal: return complete_illegal(now, side, verdict.illegal, out);
+    case PressVerdict::Kind::kNothing: return press_without_move(now, side, out);
   }
 }
 
@@ -139,7 +138,9 @@ void GameTracker::complete_move(Millis now, const PressVerdict& verdict, Complet
   e.slid_through = verdict.provenance.slid_through;
   e.taken_back = verdict.provenance.taken_back;
   e.piece_missing = verdict.provenance.piece_missing;
-  e.articles = {how == CompletionKind::kGameEnd ? "6.2.1.1" : how == CompletionKind::kNextMove ? "6.2.1.2" : "6.2.1"};
+  e.articles = {how == CompletionKind::kGameEnd    ? "6.2.1.1"
+                : how == CompletionKind::kNextMove ? "6.2.1.2"
+                                                   : "6.2.1"};
   GameEvents touch;
   const Square rook_square = make_square(file_of(m.to()) == 6 ? 7 : 0, rank_of(m.from()));
   if (verdict.provenance.rook_first || verdict.provenance.released_other) {
@@ -148,8 +149,8 @@ void GameTracker::complete_move(Millis now, const PressVerdict& verdict, Complet
     t.side = side;
     t.uci = e.uci;
     t.articles = {verdict.provenance.rook_first ? "4.4.2" : "4.7"};
-    t.squares.push_back(square_name(verdict.provenance.rook_first ? rook_square
-                                                                  : verdict.provenance.released_other.from()));
+    t.squares.push_back(square_name(
+        verdict.provenance.rook_first ? rook_square : verdict.provenance.released_other.from()));
     t.description = verdict.provenance.rook_first
                         ? "castled with the rook moved first"
                         : "released move " + to_uci(verdict.provenance.released_other) +
@@ -186,7 +187,8 @@ void GameTracker::complete_move(Millis now, const PressVerdict& verdict, Complet
   arbiter_->on_move_completed(*this, e, now, out);
 }
 
-void GameTracker::complete_illegal(Millis now, Color side, const IllegalAnalysis& a, GameEvents& out) {
+void GameTracker::complete_illegal(Millis now, Color side, const IllegalAnalysis& a,
+                                   GameEvents& out) {
   GameEvent e = event(GameEventKind::kIllegalMoveCompleted, now);
   e.visibility = irregularity_visibility();
   e.side = side;
@@ -390,7 +392,8 @@ void GameTracker::replace_committed(Millis now, const Position& pos, const std::
 void GameTracker::complete_pending(Millis now, GameEvents& out) {
   if (ended_) return;
   const PressVerdict verdict = recognizer_.judge_press(now);
-  if (verdict.kind == PressVerdict::Kind::kLegal) complete_move(now, verdict, CompletionKind::kGameEnd, out);
+  if (verdict.kind == PressVerdict::Kind::kLegal)
+    complete_move(now, verdict, CompletionKind::kGameEnd, out);
 }
 
 void GameTracker::adjust_clock(Millis now, Color side, Millis delta, GameEvents& out) {

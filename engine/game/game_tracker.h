@@ -36,9 +36,9 @@
 namespace eboard::engine {
 
 struct TrackerConfig {
-  RuleSet rules;                 // with any `param` overrides already applied
+  RuleSet rules;  // with any `param` overrides already applied
   TimeControl time_control;
-  Position start;                // the committed position at the start
+  Position start;                                           // the committed position at the start
   std::vector<std::pair<std::string, std::string>> tags;    // reported in gameStarted
   std::vector<std::pair<std::string, std::string>> params;  // reported in gameStarted
   SensingMode sensing = SensingMode::kAuto;
@@ -90,7 +90,8 @@ class GameTracker {
   // 7.2.1, 7.3, A.5.1: the game is annulled (gameEnded "*") and a new one is played from
   // `next_start`; it starts (gameStarted, clocks from the time control, a fresh arbiter
   // state) at the next input.
-  void annul(Millis now, const Position& next_start, const std::string& description, GameEvents& out);
+  void annul(Millis now, const Position& next_start, const std::string& description,
+             GameEvents& out);
   // Sets the committed position (reinstatement, an illegal move that stood) and emits
   // positionChanged.
   void replace_committed(Millis now, const Position& pos, const std::string& description,
@@ -145,7 +146,7 @@ class GameTracker {
   std::array<int, 2> flag_period_{};
   bool flag_down(Color side) const { return flag_period_[side] == clock_.period(side); }
   std::array<std::int64_t, 2> shown_seconds_{-1, -1};  // in the last `clock` event
-  std::array<SquareCode, kSquareCount> raw_{};  // the board's last report, for --raw
+  std::array<SquareCode, kSquareCount> raw_{};         // the board's last report, for --raw
   bool started_ = false;
   bool ended_ = false;
   std::string result_ = "*";

@@ -62,7 +62,8 @@ void GameTracker::translate(GameEvents& out) {
         e.side = r.illegal.side;
         e.reason = r.illegal.reason;
         e.description = r.illegal.description;
-        if (r.illegal.from != kNoSquare) e.uci = square_name(r.illegal.from) + square_name(r.illegal.to);
+        if (r.illegal.from != kNoSquare)
+          e.uci = square_name(r.illegal.from) + square_name(r.illegal.to);
         e.squares = square_names(r.illegal.differing);
         e.articles = {"7.5.1"};
         out.push_back(std::move(e));
@@ -89,7 +90,8 @@ void GameTracker::translate(GameEvents& out) {
         const bool accept = config_.rules.accept_result_gestures;
         const std::string result = gesture_result_text(r.gesture);
         end_game(r.at, result,
-                 r.gesture == GestureResult::kDraw ? TerminationKind::kAgreement : TerminationKind::kResignation,
+                 r.gesture == GestureResult::kDraw ? TerminationKind::kAgreement
+                                                   : TerminationKind::kResignation,
                  !accept, "result gesture on the board: " + result, out);
         break;
       }
@@ -108,9 +110,10 @@ void GameTracker::translate(GameEvents& out) {
         v.move = r.move;
         v.provenance = r.provenance;
         v.pressed_earlier = r.completion == UnpressedCompletion::kEarlierPress;
-        const CompletionKind how = r.completion == UnpressedCompletion::kNextMove ? CompletionKind::kNextMove
-                                   : r.completion == UnpressedCompletion::kGameEnd ? CompletionKind::kGameEnd
-                                                                                   : CompletionKind::kClockPress;
+        const CompletionKind how =
+            r.completion == UnpressedCompletion::kNextMove  ? CompletionKind::kNextMove
+            : r.completion == UnpressedCompletion::kGameEnd ? CompletionKind::kGameEnd
+                                                            : CompletionKind::kClockPress;
         complete_move(r.at, v, how, out);
         break;
       }

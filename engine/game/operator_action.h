@@ -18,7 +18,15 @@ namespace eboard::engine {
 
 struct OperatorAction {
   enum class Kind : std::uint8_t {
-    kClaim, kResign, kDrawAgreed, kPause, kResume, kAddTime, kTwoHands, kRuling, kInfraction,
+    kClaim,
+    kResign,
+    kDrawAgreed,
+    kPause,
+    kResume,
+    kAddTime,
+    kTwoHands,
+    kRuling,
+    kInfraction,
   };
   Kind kind = Kind::kPause;
   Color side = kWhite;

@@ -1,8 +1,8 @@
 // PgnGame's tag lookup and the "[%clk]" clock command (the clock annotation of the PGN
 // Specification Supplement, as Lichess and DGT LiveChess write it).
-#include <cstdio>
-
 #include "engine/game/pgn.h"
+
+#include <cstdio>
 
 namespace eboard::engine {
 
@@ -47,8 +47,8 @@ std::optional<std::chrono::milliseconds> parse_clk(std::string_view comment) {
 std::string format_clk(std::chrono::milliseconds remaining) {
   const long long seconds = remaining.count() > 0 ? remaining.count() / 1000 : 0;
   char text[48];
-  std::snprintf(text, sizeof text, "[%%clk %lld:%02lld:%02lld]", seconds / 3600,
-                seconds / 60 % 60, seconds % 60);
+  std::snprintf(text, sizeof text, "[%%clk %lld:%02lld:%02lld]", seconds / 3600, seconds / 60 % 60,
+                seconds % 60);
   return text;
 }
 

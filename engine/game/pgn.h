@@ -51,9 +51,9 @@ namespace eboard::engine {
 using PgnTag = std::pair<std::string, std::string>;  // name, value (unescaped)
 
 struct PgnGame {
-  std::vector<PgnTag> tags;     // in file order, duplicates kept
-  Position start;               // the FEN tag's position, else the standard start
-  std::vector<Move> moves;      // the main line
+  std::vector<PgnTag> tags;  // in file order, duplicates kept
+  Position start;            // the FEN tag's position, else the standard start
+  std::vector<Move> moves;   // the main line
   // comments[i] holds the comments that follow moves[i] (several joined by a space; ""
   // when none); always as long as `moves`.
   std::vector<std::string> comments;

@@ -8,13 +8,17 @@ namespace {
 bool is_alnum(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
 }
-bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; }
+bool is_blank(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f';
+}
 // Continuation characters of a symbol (standard 7: "_+#=:-" and "/" of "1/2-1/2"), plus
 // the annotation marks that writers glue to moves.
 bool is_symbol_char(char c) {
   return is_alnum(c) || std::string_view("_+#=:-/!?").find(c) != std::string_view::npos;
 }
-bool is_promotion_letter(char c) { return std::string_view("QRBNqrbn").find(c) != std::string_view::npos; }
+bool is_promotion_letter(char c) {
+  return std::string_view("QRBNqrbn").find(c) != std::string_view::npos;
+}
 
 std::string describe_byte(char c) {
   const auto byte = static_cast<unsigned char>(c);
@@ -97,8 +101,8 @@ Token Lexer::scan() {
   const std::string_view singles = "[].*()";
   if (std::size_t i = singles.find(c); i != std::string_view::npos) {
     advance();
-    constexpr TokenKind kKinds[] = {TokenKind::kTagOpen,  TokenKind::kTagClose,
-                                    TokenKind::kPeriod,   TokenKind::kAsterisk,
+    constexpr TokenKind kKinds[] = {TokenKind::kTagOpen,       TokenKind::kTagClose,
+                                    TokenKind::kPeriod,        TokenKind::kAsterisk,
                                     TokenKind::kVariationOpen, TokenKind::kVariationClose};
     return make(kKinds[i], start, line);
   }

@@ -33,10 +33,10 @@ enum class TokenKind {
 
 struct Token {
   TokenKind kind = TokenKind::kEnd;
-  std::string_view text;  // the token's characters (a comment's body without its marks)
-  std::string value;      // a string's unescaped value, or an error's message
-  int line = 0;           // 1-based line where the token starts
-  std::size_t offset = 0; // where the token starts in the text
+  std::string_view text;   // the token's characters (a comment's body without its marks)
+  std::string value;       // a string's unescaped value, or an error's message
+  int line = 0;            // 1-based line where the token starts
+  std::size_t offset = 0;  // where the token starts in the text
 };
 
 class Lexer {

@@ -27,7 +27,9 @@ struct Failure {
   std::string message;
 };
 
-bool is_result(std::string_view s) { return s == "1-0" || s == "0-1" || s == "1/2-1/2" || s == "*"; }
+bool is_result(std::string_view s) {
+  return s == "1-0" || s == "0-1" || s == "1/2-1/2" || s == "*";
+}
 
 bool all_of(std::string_view s, std::string_view allowed) {
   return !s.empty() && s.find_first_not_of(allowed) == std::string_view::npos;
@@ -90,9 +92,11 @@ class GameParser {
       if (name.kind != TokenKind::kSymbol || !is_tag_name(name.text))
         return fail(failure, t, "bad tag: expected a tag name after '['");
       Token value = lexer_.take();
-      if (value.kind == TokenKind::kError) return fail(failure, value, "bad tag [" + std::string(name.text) + "]: " + value.value);
+      if (value.kind == TokenKind::kError)
+        return fail(failure, value, "bad tag [" + std::string(name.text) + "]: " + value.value);
       if (value.kind != TokenKind::kString)
-        return fail(failure, t, "bad tag [" + std::string(name.text) + "]: expected a quoted value");
+        return fail(failure, t,
+                    "bad tag [" + std::string(name.text) + "]: expected a quoted value");
       Token close = lexer_.take();
       if (close.kind != TokenKind::kTagClose)
         return fail(failure, t, "bad tag [" + std::string(name.text) + "]: expected ']'");
@@ -106,7 +110,8 @@ class GameParser {
 
   bool set_up(PgnGame& game, Failure& failure) {
     if (const std::string* variant = game.tag("Variant")) {
-      if (!variant->empty() && *variant != "Standard" && *variant != "standard" && *variant != "chess")
+      if (!variant->empty() && *variant != "Standard" && *variant != "standard" &&
+          *variant != "chess")
         return fail(failure, variant_token_, "unsupported variant '" + *variant + "'");
     }
     if (const std::string* fen = game.tag("FEN")) {
@@ -142,7 +147,8 @@ class GameParser {
         case TokenKind::kVariationOpen:
           if (!skip_variation(t, failure)) return false;
           break;
-        case TokenKind::kVariationClose: return fail(failure, t, "')' without a variation to close");
+        case TokenKind::kVariationClose:
+          return fail(failure, t, "')' without a variation to close");
         case TokenKind::kString: return fail(failure, t, "a string in the movetext (missing '['?)");
         case TokenKind::kTagClose: return fail(failure, t, "']' in the movetext");
         case TokenKind::kSymbol:
@@ -164,7 +170,8 @@ class GameParser {
     if (all_of(t.text, "0123456789") || all_of(t.text, "!?") || t.text == "e.p.") return true;
     Result<Move> move = parse_san(pos, t.text);
     if (!move.ok())
-      return fail(failure, t, "move " + move_label(game.start, game.moves.size()) + " " + move.error());
+      return fail(failure, t,
+                  "move " + move_label(game.start, game.moves.size()) + " " + move.error());
     pos.make(move.value());
     game.moves.push_back(move.value());
     game.comments.emplace_back();
@@ -265,7 +272,8 @@ std::optional<Result<PgnGame>> PgnReader::next() {
   }
   offset_ = at;
   line_ = line;
-  return Result<PgnGame>(Error{file_name_ + ":" + std::to_string(failure.line) + ": " + failure.message});
+  return Result<PgnGame>(
+      Error{file_name_ + ":" + std::to_string(failure.line) + ": " + failure.message});
 }
 
 Result<std::vector<PgnGame>> read_pgn(std::string_view text, std::string file_name) {

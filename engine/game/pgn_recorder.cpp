@@ -18,7 +18,8 @@ const char* side_name(Color side) { return side == kBlack ? "Black" : "White"; }
 
 }  // namespace
 
-void PgnRecorder::start(std::vector<PgnTag> tags, const std::string& time_control, const std::string& fen) {
+void PgnRecorder::start(std::vector<PgnTag> tags, const std::string& time_control,
+                        const std::string& fen) {
   tags_ = std::move(tags);
   bool has_time_control = false;
   for (const auto& [name, value] : tags_) has_time_control |= name == "TimeControl";
@@ -63,7 +64,8 @@ void PgnRecorder::illegal_completed(Color side, const std::string& uci) {
 
 bool PgnRecorder::illegal_stood(Color side, const std::string& fen) {
   if (records_.empty()) return false;
-  const std::string what = last_illegal_.empty() ? std::string(side_name(side)) + "'s illegal move" : last_illegal_;
+  const std::string what =
+      last_illegal_.empty() ? std::string(side_name(side)) + "'s illegal move" : last_illegal_;
   return jump(fen, what + " stood (rules.md D5); the game continues from the position after it");
 }
 
@@ -104,14 +106,11 @@ bool PgnRecorder::apply(const GameEvent& e) {
   if (e.visibility != EventVisibility::kPublic) return false;
   const Color side = e.side.value_or(kWhite);
   switch (e.kind) {
-    case GameEventKind::kGameStarted:
-      start(e.tags, e.time_control, e.fen);
-      return true;
+    case GameEventKind::kGameStarted: start(e.tags, e.time_control, e.fen); return true;
     case GameEventKind::kMoveCompleted:
-      return move(e.uci, e.fen, std::chrono::milliseconds(side == kBlack ? e.black_ms : e.white_ms));
-    case GameEventKind::kIllegalMoveCompleted:
-      illegal_completed(side, e.uci);
-      return false;
+      return move(e.uci, e.fen,
+                  std::chrono::milliseconds(side == kBlack ? e.black_ms : e.white_ms));
+    case GameEventKind::kIllegalMoveCompleted: illegal_completed(side, e.uci); return false;
     case GameEventKind::kIllegalMoveStood: return illegal_stood(side, e.fen);
     case GameEventKind::kPositionChanged: return position_changed(e.fen, e.description);
     case GameEventKind::kGameEnded: return !e.proposed && result(e.result);

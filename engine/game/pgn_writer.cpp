@@ -17,7 +17,9 @@ constexpr std::string_view kSevenTagRoster[] = {"Event", "Site",  "Date",  "Roun
                                                 "White", "Black", "Result"};
 constexpr std::size_t kMaxLineLength = 79;  // "lines under 80 characters" (standard 8.2.2)
 
-bool is_result(std::string_view s) { return s == "1-0" || s == "0-1" || s == "1/2-1/2" || s == "*"; }
+bool is_result(std::string_view s) {
+  return s == "1-0" || s == "0-1" || s == "1/2-1/2" || s == "*";
+}
 
 bool is_roster_or_setup(std::string_view name) {
   for (std::string_view r : kSevenTagRoster)
@@ -124,8 +126,10 @@ Result<std::string> write_pgn(const PgnGame& game, PgnClocks clocks) {
     if (!legal.contains(m))
       return Error{"move " + number + (pos.side_to_move() == kWhite ? "." : "...") + " " +
                    to_uci(m) + " is not legal in its position"};
-    if (pos.side_to_move() == kWhite) wrapper.add(number + ".");
-    else if (number_black_move) wrapper.add(number + "...");
+    if (pos.side_to_move() == kWhite)
+      wrapper.add(number + ".");
+    else if (number_black_move)
+      wrapper.add(number + "...");
     wrapper.add(to_san(pos, m, legal));
     std::string comment;
     if (i < clocks.size() && clocks[i]) comment = format_clk(*clocks[i]);

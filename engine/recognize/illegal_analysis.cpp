@@ -106,8 +106,8 @@ IllegalAnalysis judge_single(const Position& pos, Square from, Square to, Piece 
   } else if (is_castling_step(pos, from, to)) {
     if (pos.is_legal(Move(from, to, MoveKind::kCastling))) {
       a.reason = IllegalReason::kCastling;
-      a.description = "castling unfinished: the rook on " +
-                      square_name(castling_rook_from(to)) + " has not moved";
+      a.description = "castling unfinished: the rook on " + square_name(castling_rook_from(to)) +
+                      " has not moved";
     } else {
       a = judge_castling(pos, from, to);
     }
@@ -193,7 +193,8 @@ IllegalAnalysis analyse_placement(const Position& pos, const SensedBoard& sensed
       const Square beside = make_square(file_of(to), rank_of(from));
       const bool same_pawn = arrived_at(to) == p || keys == MatchKeys::kOccupancy;
       if (type_of(p) == kPawn && same_pawn && (pawn_attacks(color_of(p), from) & square_bb(to)) &&
-          (origins & square_bb(beside)) && pos.piece_on(beside) == make_piece(~color_of(p), kPawn)) {
+          (origins & square_bb(beside)) &&
+          pos.piece_on(beside) == make_piece(~color_of(p), kPawn)) {
         a.reason = color_of(p) == pos.side_to_move() ? IllegalReason::kPieceMovement
                                                      : IllegalReason::kWrongSide;
         a.side = color_of(p);
@@ -206,8 +207,9 @@ IllegalAnalysis analyse_placement(const Position& pos, const SensedBoard& sensed
   a.differing = diff;
   if (a.from == kNoSquare && a.reason == IllegalReason::kUnexplained) {
     a.side = pos.side_to_move();
-    a.description = targets == 0 ? "board disarranged: pieces missing from " + square_list(diff)
-                                 : "board disarranged: " + square_list(diff) + " differ from the position";
+    a.description = targets == 0
+                        ? "board disarranged: pieces missing from " + square_list(diff)
+                        : "board disarranged: " + square_list(diff) + " differ from the position";
   }
   return a;
 }

@@ -47,11 +47,11 @@ enum class IllegalReason : std::uint8_t {
 
 struct IllegalAnalysis {
   IllegalReason reason = IllegalReason::kUnexplained;
-  Color side = kWhite;          // who moved (the side on move unless kWrongSide)
-  Square from = kNoSquare;      // the moved piece's square, when one move explains it
+  Color side = kWhite;      // who moved (the side on move unless kWrongSide)
+  Square from = kNoSquare;  // the moved piece's square, when one move explains it
   Square to = kNoSquare;
-  Bitboard differing = 0;       // squares where the board differs from the committed one
-  std::string description;      // e.g. "Nf3-g5 leaves the king on e1 in check"
+  Bitboard differing = 0;   // squares where the board differs from the committed one
+  std::string description;  // e.g. "Nf3-g5 leaves the king on e1 in check"
 };
 
 // True when the sensed counts say a piece is still in a hand: only removals from the

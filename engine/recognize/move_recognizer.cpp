@@ -146,11 +146,13 @@ void MoveRecognizer::evaluate(Millis now, RecognizerEvents& out) {
   const Key k = sensed_key();
   const SuccessorTable& base = level(0);
   if (k == base.base_key()) return to_committed(now, out);
-  if (const int i = base.find(k); i != SuccessorTable::kNone) return to_chain(1, pick(base, i), now, out);
+  if (const int i = base.find(k); i != SuccessorTable::kNone)
+    return to_chain(1, pick(base, i), now, out);
   // Off the clean path: the opponent's reply on a pending move, and so on (6.2.1.2, 6.2.2).
   for (int d = 1; d <= chain_len_ && d < kMaxPendingPlies; ++d) {
     const SuccessorTable& t = level(d);
-    if (const int j = t.find(k); j != SuccessorTable::kNone) return to_chain(d + 1, pick(t, j), now, out);
+    if (const int j = t.find(k); j != SuccessorTable::kNone)
+      return to_chain(d + 1, pick(t, j), now, out);
   }
   if (try_orientation(now, out)) return evaluate(now, out);
   to_none(now, out);
@@ -214,7 +216,8 @@ void MoveRecognizer::set_promotion_choice(PieceType type, Millis now, Recognizer
 
 // A released first ply that stood for debounce_ms and is now changed (4.7).
 void MoveRecognizer::leave_top(Millis now) {
-  if (match_ == Match::kChain && chain_len_ == 1 && now - top_since_ >= timing_.debounce) released_ = chain_[0];
+  if (match_ == Match::kChain && chain_len_ == 1 && now - top_since_ >= timing_.debounce)
+    released_ = chain_[0];
 }
 
 void MoveRecognizer::correct_illegal(Millis now, RecognizerEvents& out) {

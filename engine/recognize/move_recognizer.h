@@ -63,12 +63,12 @@ namespace eboard::engine {
 using Millis = std::chrono::milliseconds;
 
 struct RecognizerTiming {
-  Millis debounce{300};               // rules.md D2 debounce_ms
-  Millis unexplained_timeout{3000};   // D2 unexplained_timeout_ms
-  Millis game_end_stable{1000};       // D2 game_end_stable_ms
+  Millis debounce{300};              // rules.md D2 debounce_ms
+  Millis unexplained_timeout{3000};  // D2 unexplained_timeout_ms
+  Millis game_end_stable{1000};      // D2 game_end_stable_ms
   // Pieces missing (nothing else changed) for this long are no longer a piece in a hand:
   // the board is disarranged (knocked off, taken away). Longer than a player holds a piece.
-  Millis disarranged_after{10000};    // disarranged_after_ms
+  Millis disarranged_after{10000};  // disarranged_after_ms
 };
 
 enum class SensingMode : std::uint8_t { kAuto, kPieces, kOccupancy };
@@ -81,7 +81,7 @@ struct Provenance {
   bool piece_missing = false;  // an uninvolved piece vanished for a while, or this move
                                // left the board and came back
   // Touch-move breaches the sensors suggest (rules.md D2, D4; the arbiter's business):
-  bool rook_first = false;           // castling with the rook lifted first (4.4.2)
+  bool rook_first = false;             // castling with the rook lifted first (4.4.2)
   Move released_other = Move::none();  // another legal move stood >= debounce first (4.7)
 };
 
@@ -134,14 +134,15 @@ struct PressVerdict {
   Move move = Move::none();  // kLegal: the move completed (the first pending ply)
   Provenance provenance;
   GameEndKind game_end = GameEndKind::kNone;
-  IllegalAnalysis illegal;  // kIllegal
+  IllegalAnalysis illegal;       // kIllegal
   bool pressed_earlier = false;  // the clock was pressed for it before (kEarlierPress)
   bool piece_in_hand = false;    // kNothing: pieces are off the board, none was put down
 };
 
 class MoveRecognizer {
  public:
-  MoveRecognizer(const Position& start, RecognizerTiming timing, SensingMode mode = SensingMode::kAuto);
+  MoveRecognizer(const Position& start, RecognizerTiming timing,
+                 SensingMode mode = SensingMode::kAuto);
 
   // Sensor input, in the board's own square numbering. Appends what changed to `out`.
   void sense_square(Square board_square, SquareCode code, Millis now, RecognizerEvents& out);

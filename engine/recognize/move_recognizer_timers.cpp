@@ -1,8 +1,8 @@
 // MoveRecognizer: what happens with time and at a press (timers, press verdicts,
 // completion). The sensor side is in move_recognizer.cpp.
-#include "engine/recognize/move_recognizer.h"
-
 #include <algorithm>
+
+#include "engine/recognize/move_recognizer.h"
 
 namespace eboard::engine {
 
@@ -11,7 +11,8 @@ std::optional<Millis> MoveRecognizer::next_deadline() const {
   const auto consider = [&next](Millis t) {
     if (!next || t < *next) next = t;
   };
-  if (gesture_ != GestureResult::kNone && !gesture_reported_) consider(gesture_since_ + timing_.debounce);
+  if (gesture_ != GestureResult::kNone && !gesture_reported_)
+    consider(gesture_since_ + timing_.debounce);
   if (match_ == Match::kNone && !analysed_) consider(last_change_ + timing_.debounce);
   if (match_ == Match::kNone && held_due_) consider(last_change_ + held_limit());
   if (match_ == Match::kNone && restore_due_)
@@ -23,7 +24,8 @@ std::optional<Millis> MoveRecognizer::next_deadline() const {
 }
 
 void MoveRecognizer::advance(Millis now, RecognizerEvents& out) {
-  if (gesture_ != GestureResult::kNone && !gesture_reported_ && now >= gesture_since_ + timing_.debounce) {
+  if (gesture_ != GestureResult::kNone && !gesture_reported_ &&
+      now >= gesture_since_ + timing_.debounce) {
     gesture_reported_ = true;
     analysed_ = true;  // a gesture is not an illegal move
     held_due_ = false;
@@ -101,15 +103,15 @@ void MoveRecognizer::report_illegal(Millis at, RecognizerEvents& out) {
 bool MoveRecognizer::rotated_placement_matches() const {
   const Key rotated_key = keys_ == MatchKeys::kPlacement ? sensed_.rotated_placement_key()
                                                          : sensed_.rotated_occupancy_key();
-  const Key base = keys_ == MatchKeys::kPlacement ? committed_.placement_key() : occupancy_key(committed_);
+  const Key base =
+      keys_ == MatchKeys::kPlacement ? committed_.placement_key() : occupancy_key(committed_);
   return rotated_key == base;
 }
 
 PressVerdict MoveRecognizer::judge_press(Millis now) const {
   PressVerdict v;
   switch (match_) {
-    case Match::kCommitted:
-      return v;
+    case Match::kCommitted: return v;
     case Match::kChain: {
       v.kind = PressVerdict::Kind::kLegal;
       v.move = chain_[0];
@@ -117,8 +119,7 @@ PressVerdict MoveRecognizer::judge_press(Millis now) const {
       v.game_end = chain_len_ == 1 ? game_end_after(0, chain_[0]) : GameEndKind::kNone;
       return v;
     }
-    case Match::kNone:
-      break;
+    case Match::kNone: break;
   }
   // The mover's legal move is on the board and a piece is in a hand on top of it (the
   // opponent's reply being made, 6.2.2): the press completes the move on the board.

@@ -19,7 +19,9 @@ GestureResult detect_result_gesture(const SensedBoard& sensed) {
     const bool white = sensed.count(kResultWhiteCode) > 0;
     const bool black = sensed.count(kResultBlackCode) > 0;
     if (draw + white + black != 1) return GestureResult::kNone;  // contradictory pieces
-    return draw ? GestureResult::kDraw : white ? GestureResult::kWhiteWins : GestureResult::kBlackWins;
+    return draw    ? GestureResult::kDraw
+           : white ? GestureResult::kWhiteWins
+                   : GestureResult::kBlackWins;
   }
   // Only a board with exactly one king of each colour can show a king gesture.
   if (sensed.count(kWhiteKing) != 1 || sensed.count(kBlackKing) != 1) return GestureResult::kNone;

@@ -33,8 +33,12 @@ inline constexpr SquareCode kResultWhiteCode = 18;  // "2": white wins
 inline constexpr SquareCode kResultBlackCode = 19;  // "3": black wins
 inline constexpr int kSquareCodeCount = 20;
 
-constexpr bool is_piece_code(SquareCode c) { return c != 0 && c < 16 && (c & 7) != 0 && (c & 7) != 7; }
-constexpr bool is_result_code(SquareCode c) { return c >= kResultDrawCode && c <= kResultBlackCode; }
+constexpr bool is_piece_code(SquareCode c) {
+  return c != 0 && c < 16 && (c & 7) != 0 && (c & 7) != 7;
+}
+constexpr bool is_result_code(SquareCode c) {
+  return c >= kResultDrawCode && c <= kResultBlackCode;
+}
 // Counts for a chess position: identified pieces and unknown occupied squares.
 constexpr bool occupies(SquareCode c) { return is_piece_code(c) || c == kOccupiedCode; }
 

@@ -27,7 +27,8 @@ void RulesArbiter::started(GameTracker& game, Millis now, GameEvents& out) {
   GameEvent e = event(GameEventKind::kSetupIrregular, now, EventVisibility::kArbiter);
   e.setup_kind = SetupIrregularKind::kWrongPosition;
   for (int s = 0; s < kSquareCount; ++s)
-    if (start.piece_on(Square(s)) != standard.piece_on(Square(s))) e.squares.push_back(square_name(Square(s)));
+    if (start.piece_on(Square(s)) != standard.piece_on(Square(s)))
+      e.squares.push_back(square_name(Square(s)));
   for (Color c : {kWhite, kBlack}) {
     const Square home = c == kWhite ? Square(4) : Square(60);
     if (start.piece_on(home) != make_piece(c, kKing)) {
@@ -40,12 +41,15 @@ void RulesArbiter::started(GameTracker& game, Millis now, GameEvents& out) {
   out.push_back(std::move(e));
 }
 
-void RulesArbiter::apply_time(GameTracker& game, Color to, Millis amount, Millis now, GameEvents& out) {
+void RulesArbiter::apply_time(GameTracker& game, Color to, Millis amount, Millis now,
+                              GameEvents& out) {
   if (amount.count() != 0) game.adjust_clock(now, to, amount, out);
 }
 
-void RulesArbiter::reinstate(GameTracker& game, const Position& before, Millis now, GameEvents& out) {
-  if (before.key() != game.committed().key() || before.placement_key() != game.committed().placement_key())
+void RulesArbiter::reinstate(GameTracker& game, const Position& before, Millis now,
+                             GameEvents& out) {
+  if (before.key() != game.committed().key() ||
+      before.placement_key() != game.committed().placement_key())
     game.replace_committed(now, before, "position before the irregularity reinstated (7.5.1)", out);
   GameEvent e = event(GameEventKind::kRestoreRequested, now, game.irregularity_visibility());
   e.fen = to_fen(before);
@@ -57,8 +61,8 @@ void RulesArbiter::reinstate(GameTracker& game, const Position& before, Millis n
 // A penalty: applied at once with `auto_apply_penalties`, otherwise a proposal the
 // arbiter's ruling settles (the authority rule).
 void RulesArbiter::penalty(GameTracker& game, Color offender, PenaltyKind kind, Millis amount,
-                           bool reinstate_after, const Position* before, const std::string& description,
-                           Millis now, GameEvents& out) {
+                           bool reinstate_after, const Position* before,
+                           const std::string& description, Millis now, GameEvents& out) {
   const bool apply = game.rules().auto_apply_penalties;
   GameEvent e = event(GameEventKind::kPenalty, now, game.irregularity_visibility());
   e.side = offender;
@@ -95,7 +99,8 @@ void RulesArbiter::open_claim(GameEvent decided, GameEvents& out) {
   decided.proposal = propose(std::move(p));
   for (auto it = out.rbegin(); it != out.rend(); ++it)
     if (it->kind == GameEventKind::kClaimReceived) {
-      if (it->side == decided.side && it->claim_kind == decided.claim_kind) it->proposal = decided.proposal;
+      if (it->side == decided.side && it->claim_kind == decided.claim_kind)
+        it->proposal = decided.proposal;
       break;
     }
   out.push_back(std::move(decided));
@@ -106,9 +111,10 @@ void RulesArbiter::on_published(std::uint32_t proposal, std::uint64_t seq) {
   proposals_[proposal - 1].seqs.push_back(seq);
 }
 
-void RulesArbiter::game_end(GameTracker& game, const std::string& result, TerminationKind termination,
-                            bool proposed, const std::string& description, UnwinnabilityNote note,
-                            Millis now, GameEvents& out) {
+void RulesArbiter::game_end(GameTracker& game, const std::string& result,
+                            TerminationKind termination, bool proposed,
+                            const std::string& description, UnwinnabilityNote note, Millis now,
+                            GameEvents& out) {
   std::uint32_t handle = 0;
   if (proposed) {
     Proposal p;
@@ -133,7 +139,8 @@ void RulesArbiter::game_end(GameTracker& game, const std::string& result, Termin
 RulesArbiter::Proposal* RulesArbiter::proposal_for_ruling(const OperatorAction& a) {
   for (auto it = proposals_.rbegin(); it != proposals_.rend(); ++it) {
     if (!it->open) continue;
-    if (!a.seq || std::find(it->seqs.begin(), it->seqs.end(), *a.seq) != it->seqs.end()) return &*it;
+    if (!a.seq || std::find(it->seqs.begin(), it->seqs.end(), *a.seq) != it->seqs.end())
+      return &*it;
   }
   return nullptr;
 }
@@ -153,7 +160,8 @@ void RulesArbiter::ruling(GameTracker& game, const OperatorAction& a, Millis now
         e.penalty_kind = p.penalty_kind;
         e.amount_ms = accept ? p.amount.count() : 0;
         e.applied = accept;
-        e.description = accept ? "the arbiter applied: " + p.description : "the arbiter rejected: " + p.description;
+        e.description = accept ? "the arbiter applied: " + p.description
+                               : "the arbiter rejected: " + p.description;
         e.proposal_seq = proposal_seq;
         out.push_back(std::move(e));
         if (accept) {
@@ -169,7 +177,8 @@ void RulesArbiter::ruling(GameTracker& game, const OperatorAction& a, Millis now
       case Proposal::Kind::kGameEnd: {
         if (!accept) return;
         const std::size_t at = out.size();
-        game.end_game(now, p.result, p.termination, false, "the arbiter confirmed: " + p.description, out);
+        game.end_game(now, p.result, p.termination, false,
+                      "the arbiter confirmed: " + p.description, out);
         if (at < out.size()) out[at].proposal_seq = proposal_seq;
         return;
       }
@@ -217,23 +226,24 @@ PressClass RulesArbiter::classify_press_without_move(const GameTracker& game, Co
   // started, presses once to give the offender the clock back: not an offence.
   if (restart_owed_by_ == side && side != game.committed().side_to_move() &&
       game.recognizer().tentative() == Move::none() &&
-      differing_squares(game.committed(), game.recognizer().sensed(), game.recognizer().keys()) == 0) {
+      differing_squares(game.committed(), game.recognizer().sensed(), game.recognizer().keys()) ==
+          0) {
     restart_owed_by_.reset();
     return PressClass::kRestartAllowed;
   }
-  return game.rules().press_without_move == PressWithoutMove::kIllegal ? PressClass::kIllegal
-                                                                        : PressClass::kRestartAllowed;
+  return game.rules().press_without_move == PressWithoutMove::kIllegal
+             ? PressClass::kIllegal
+             : PressClass::kRestartAllowed;
 }
 
-void RulesArbiter::on_operator(GameTracker& game, const OperatorAction& a, Millis now, GameEvents& out) {
+void RulesArbiter::on_operator(GameTracker& game, const OperatorAction& a, Millis now,
+                               GameEvents& out) {
   started(game, now, out);
   using K = OperatorAction::Kind;
   switch (a.kind) {
     case K::kPause:
     case K::kResume:
-    case K::kAddTime:
-      Arbiter::on_operator(game, a, now, out);
-      return;
+    case K::kAddTime: Arbiter::on_operator(game, a, now, out); return;
     case K::kClaim: return claim(game, a, now, out);
     case K::kResign: return resign(game, a.side, now, out);
     case K::kDrawAgreed: return draw_agreed(game, now, out);

@@ -64,14 +64,14 @@ class RulesArbiter : public Arbiter {
   struct Proposal {
     enum class Kind : std::uint8_t { kTimePenalty, kGameEnd, kClaim };
     Kind kind = Kind::kTimePenalty;
-    Color offender = kWhite;       // kTimePenalty: who is penalised
+    Color offender = kWhite;                             // kTimePenalty: who is penalised
     PenaltyKind penalty_kind = PenaltyKind::kTimeAdded;  // kTimePenalty: warning or time
-    Millis amount{0};              // kTimePenalty: time to the offender's opponent
-    bool reinstate = false;        // kTimePenalty after an illegal move: set the position back
-    std::string result;            // kGameEnd
+    Millis amount{0};        // kTimePenalty: time to the offender's opponent
+    bool reinstate = false;  // kTimePenalty after an illegal move: set the position back
+    std::string result;      // kGameEnd
     TerminationKind termination = TerminationKind::kArbiter;
     std::string description;
-    GameEvent decided;             // kClaim: the claimDecided to confirm
+    GameEvent decided;  // kClaim: the claimDecided to confirm
     bool open = true;
     // The seqs the publisher gave the events that opened it (a claim: its claimReceived and
     // claimDecided); a ruling names one of them.
@@ -81,8 +81,8 @@ class RulesArbiter : public Arbiter {
   struct IllegalWindow {
     bool open = false;
     Color offender = kWhite;
-    Position before;  // the position just before the irregularity (7.5.1)
-    Position after;   // the board's position after it (what stands if unused)
+    Position before;    // the position just before the irregularity (7.5.1)
+    Position after;     // the board's position after it (what stands if unused)
     int proposal = -1;  // index of its penalty proposal, if any
     bool penalised = false;
   };
@@ -90,9 +90,8 @@ class RulesArbiter : public Arbiter {
   // arbiter.cpp
   void started(GameTracker& game, Millis now, GameEvents& out);
   GameEvent event(GameEventKind kind, Millis now, EventVisibility v) const;
-  void penalty(GameTracker& game, Color offender, PenaltyKind kind, Millis amount,
-               bool reinstate, const Position* before, const std::string& description,
-               Millis now, GameEvents& out);
+  void penalty(GameTracker& game, Color offender, PenaltyKind kind, Millis amount, bool reinstate,
+               const Position* before, const std::string& description, Millis now, GameEvents& out);
   void game_end(GameTracker& game, const std::string& result, TerminationKind termination,
                 bool proposed, const std::string& description, UnwinnabilityNote note, Millis now,
                 GameEvents& out);
@@ -108,8 +107,8 @@ class RulesArbiter : public Arbiter {
   static std::string win_for(Color side) { return side == kWhite ? "1-0" : "0-1"; }
 
   // arbiter_illegal.cpp
-  void illegal_ladder(GameTracker& game, Color offender, int count, bool made_on_board,
-                      Millis now, GameEvents& out);
+  void illegal_ladder(GameTracker& game, Color offender, int count, bool made_on_board, Millis now,
+                      GameEvents& out);
   void close_window(GameTracker& game, Millis now, GameEvents& out);
   void touch_obligation(GameTracker& game, Millis now, GameEvents& out);
   void check_illegal_position(GameTracker& game, Millis now, GameEvents& out);
@@ -138,7 +137,9 @@ class RulesArbiter : public Arbiter {
   };
   // D7 beyond checkmate and stalemate (the tracker's): fivefold, 75 moves, dead position.
   std::optional<Ending> ending(const GameTracker& game, const Position& pos);
-  bool ends_by_itself(const GameTracker& game, const Position& pos) { return ending(game, pos).has_value(); }
+  bool ends_by_itself(const GameTracker& game, const Position& pos) {
+    return ending(game, pos).has_value();
+  }
   Verdict dead_position_verdict(const Position& pos, bool full);
   void dead_position_suspected(GameTracker& game, const Position& pos, Millis now, GameEvents& out);
   void flag_claim(GameTracker& game, Color claimant, Millis now, GameEvents& out);
@@ -170,7 +171,7 @@ class RulesArbiter : public Arbiter {
   // D11: an illegal position reported, waiting for the next completed move.
   std::optional<IllegalPositionKind> illegal_position_;
   int illegal_position_moves_ = 0;
-  std::array<bool, 2> flag_down_{};  // D10 claim-only sets: the flag shown by the clock
+  std::array<bool, 2> flag_down_{};   // D10 claim-only sets: the flag shown by the clock
   std::array<int, 2> infractions_{};  // D13
   std::array<int, 2> two_hands_{};    // 7.5.4 reports (the tracker does not count them)
   std::vector<Key> suspected_;        // positions already reported as possibly dead

@@ -59,27 +59,29 @@ void RulesArbiter::decide_claim(GameTracker& game, GameEvent d, Millis now, Game
   if (d.accepted) {
     switch (d.claim_kind) {
       case ClaimKind::kThreefold:
-        return game_end(game, "1/2-1/2", TerminationKind::kThreefoldClaim, false, "threefold repetition claimed (9.2)",
-                        UnwinnabilityNote::kNone, now, out);
+        return game_end(game, "1/2-1/2", TerminationKind::kThreefoldClaim, false,
+                        "threefold repetition claimed (9.2)", UnwinnabilityNote::kNone, now, out);
       case ClaimKind::kFifty:
-        return game_end(game, "1/2-1/2", TerminationKind::kFiftyMoveClaim, false, "fifty-move rule claimed (9.3)",
-                        UnwinnabilityNote::kNone, now, out);
+        return game_end(game, "1/2-1/2", TerminationKind::kFiftyMoveClaim, false,
+                        "fifty-move rule claimed (9.3)", UnwinnabilityNote::kNone, now, out);
       case ClaimKind::kQpf:
-        return game_end(game, "1/2-1/2", TerminationKind::kArbiter, false, "quickplay-finish claim upheld (D12)",
-                        UnwinnabilityNote::kNone, now, out);
+        return game_end(game, "1/2-1/2", TerminationKind::kArbiter, false,
+                        "quickplay-finish claim upheld (D12)", UnwinnabilityNote::kNone, now, out);
       case ClaimKind::kSetup:
       case ClaimKind::kOrientation:
       case ClaimKind::kClockSetting:
         // 7.2.1 / A.5.1: a new game is played, from the standard array when the wrong one
         // was the configured start (D1), else from the configured start.
-        return game.annul(now, game.config().start.game_ply() == 0 ? Position() : game.config().start,
-                          "set-up claim upheld: the game is annulled, a new game is played (7.2.1)", out);
+        return game.annul(
+            now, game.config().start.game_ply() == 0 ? Position() : game.config().start,
+            "set-up claim upheld: the game is annulled, a new game is played (7.2.1)", out);
       default: return;
     }
   }
   // An incorrect claim: time to the opponent (9.5.3, A.3; D12 III.5).
   const Millis amount = d.claim_kind == ClaimKind::kQpf ? r.qpf_penalty : r.claim_penalty;
-  if ((d.claim_reason == ClaimReason::kIncorrect || d.claim_kind == ClaimKind::kQpf) && amount.count() > 0) {
+  if ((d.claim_reason == ClaimReason::kIncorrect || d.claim_kind == ClaimKind::kQpf) &&
+      amount.count() > 0) {
     GameEvent p = event(GameEventKind::kPenalty, now, EventVisibility::kPublic);
     p.side = claimant;
     p.penalty_kind = PenaltyKind::kTimeAdded;
@@ -93,8 +95,8 @@ void RulesArbiter::decide_claim(GameTracker& game, GameEvent d, Millis now, Game
 
 // 9.2 / 9.3: the player having the move claims for the position on the board, or for
 // the one his announced move would produce; 9.4: a touched piece forfeits the claim.
-void RulesArbiter::claim_draw(GameTracker& game, const OperatorAction& a, ClaimKind kind, Millis now,
-                              GameEvents& out) {
+void RulesArbiter::claim_draw(GameTracker& game, const OperatorAction& a, ClaimKind kind,
+                              Millis now, GameEvents& out) {
   const RuleSet& r = game.rules();
   const Position& committed = game.committed();
   GameEvent rec = event(GameEventKind::kClaimReceived, now, EventVisibility::kPublic);
@@ -123,7 +125,8 @@ void RulesArbiter::claim_draw(GameTracker& game, const OperatorAction& a, ClaimK
     legal = m.ok();
     if (legal) pos.make(m.value());
   }
-  const bool correct = legal && (kind == ClaimKind::kThreefold ? pos.repetition_count() >= 2 : pos.halfmove_clock() >= 100);
+  const bool correct = legal && (kind == ClaimKind::kThreefold ? pos.repetition_count() >= 2
+                                                               : pos.halfmove_clock() >= 100);
   d.accepted = correct;
   d.claim_reason = correct ? ClaimReason::kCorrect : ClaimReason::kIncorrect;
   d.amount_ms = correct ? 0 : r.claim_penalty.count();
@@ -134,15 +137,17 @@ void RulesArbiter::claim_draw(GameTracker& game, const OperatorAction& a, ClaimK
 
 // D12: the daemon checks eligibility; "normal means" is the arbiter's judgement, so an
 // eligible claim is always a proposal (accept: draw; reject: opponent + qpf_penalty).
-void RulesArbiter::claim_qpf(GameTracker& game, const OperatorAction& a, Millis now, GameEvents& out) {
+void RulesArbiter::claim_qpf(GameTracker& game, const OperatorAction& a, Millis now,
+                             GameEvents& out) {
   const RuleSet& r = game.rules();
   const ClockModel& clock = game.clock();
   const TimeControl& tc = clock.time_control();
   const Color c = a.side;
   const bool final_period = clock.period(c) == int(tc.periods.size());
   const bool no_increment = tc.periods.back().adjustment == Adjustment::kNone;
-  const bool eligible = r.qpf_enabled && r.guidelines_iii_announced && final_period && no_increment &&
-                        clock.remaining(c, now) < Millis{120000} && !clock.flag_fallen(c) &&
+  const bool eligible = r.qpf_enabled && r.guidelines_iii_announced && final_period &&
+                        no_increment && clock.remaining(c, now) < Millis{120000} &&
+                        !clock.flag_fallen(c) &&
                         (!r.qpf_requires_move || game.committed().side_to_move() == c);
   GameEvent rec = event(GameEventKind::kClaimReceived, now, EventVisibility::kPublic);
   rec.side = c;
@@ -167,15 +172,16 @@ void RulesArbiter::claim_qpf(GameTracker& game, const OperatorAction& a, Millis 
 }
 
 // D1: claims about the set-up (or orientation, or clock setting) inside the window.
-void RulesArbiter::claim_setup(GameTracker& game, const OperatorAction& a, ClaimKind kind, Millis now,
-                               GameEvents& out) {
+void RulesArbiter::claim_setup(GameTracker& game, const OperatorAction& a, ClaimKind kind,
+                               Millis now, GameEvents& out) {
   const RuleSet& r = game.rules();
   GameEvent rec = event(GameEventKind::kClaimReceived, now, EventVisibility::kPublic);
   rec.side = a.side;
   rec.claim_kind = kind;
   const std::optional<int> n = r.setup_claim_window_moves;
   const bool covered = kind != ClaimKind::kClockSetting || r.setup_window_covers_clock || !n;
-  const bool in_window = !n || game.moves_completed(kWhite) < *n || game.moves_completed(kBlack) < *n;
+  const bool in_window =
+      !n || game.moves_completed(kWhite) < *n || game.moves_completed(kBlack) < *n;
   rec.eligible = in_window && covered;
   out.push_back(rec);
   GameEvent d = event(GameEventKind::kClaimDecided, now, EventVisibility::kPublic);
@@ -228,16 +234,17 @@ void RulesArbiter::resign(GameTracker& game, Color side, Millis now, GameEvents&
   if (game.rules().resign_draw_if_opponent_unwinnable)
     note = can_mate(game, game.committed(), opponent, MatingTest::kFideHelpmate);
   const bool draw = note == UnwinnabilityNote::kUnwinnable;
-  game_end(game, draw ? "1/2-1/2" : win_for(opponent), TerminationKind::kResignation, false,
-           draw ? "resigned, but the opponent cannot checkmate: draw (5.1.2)" : "resignation (5.1.2)", note, now,
-           out);
+  game_end(
+      game, draw ? "1/2-1/2" : win_for(opponent), TerminationKind::kResignation, false,
+      draw ? "resigned, but the opponent cannot checkmate: draw (5.1.2)" : "resignation (5.1.2)",
+      note, now, out);
 }
 
 // 5.2.3: agreement only after both players have made at least one move.
 void RulesArbiter::draw_agreed(GameTracker& game, Millis now, GameEvents& out) {
   if (game.moves_completed(kWhite) >= 1 && game.moves_completed(kBlack) >= 1) {
-    game_end(game, "1/2-1/2", TerminationKind::kAgreement, false, "draw agreed (5.2.3)", UnwinnabilityNote::kNone,
-             now, out);
+    game_end(game, "1/2-1/2", TerminationKind::kAgreement, false, "draw agreed (5.2.3)",
+             UnwinnabilityNote::kNone, now, out);
     return;
   }
   GameEvent d = event(GameEventKind::kClaimDecided, now, EventVisibility::kPublic);

@@ -11,7 +11,8 @@ namespace eboard::engine {
 UnwinnabilityNote RulesArbiter::can_mate(const GameTracker&, const Position& pos, Color side,
                                          MatingTest test) {
   // A result hangs on it: the full analysis at its default limit (rules.md D10).
-  const Analysis a = analyzer_.mating_test(pos, side, test, AnalysisMode::kFull, kDefaultFullNodeLimit);
+  const Analysis a =
+      analyzer_.mating_test(pos, side, test, AnalysisMode::kFull, kDefaultFullNodeLimit);
   switch (a.verdict) {
     case Verdict::kWinnable: return UnwinnabilityNote::kWinnable;
     case Verdict::kUnwinnable: return UnwinnabilityNote::kUnwinnable;
@@ -22,19 +23,24 @@ UnwinnabilityNote RulesArbiter::can_mate(const GameTracker&, const Position& pos
 
 // D7: checked for a made legal move (the tracker has already handled checkmate and
 // stalemate, which take precedence: 9.6.2's "unless the last move resulted in checkmate").
-std::optional<RulesArbiter::Ending> RulesArbiter::ending(const GameTracker& game, const Position& pos) {
+std::optional<RulesArbiter::Ending> RulesArbiter::ending(const GameTracker& game,
+                                                         const Position& pos) {
   const RuleSet& r = game.rules();
   if (r.auto_fivefold_75 && pos.repetition_count() >= 4)
-    return Ending{TerminationKind::kFivefoldRepetition, "the same position for the fifth time", {"9.6.1"}};
+    return Ending{
+        TerminationKind::kFivefoldRepetition, "the same position for the fifth time", {"9.6.1"}};
   if (r.auto_fivefold_75 && pos.halfmove_clock() >= 150)
-    return Ending{TerminationKind::kSeventyFiveMoves, "75 moves by each side without pawn move or capture",
+    return Ending{TerminationKind::kSeventyFiveMoves,
+                  "75 moves by each side without pawn move or capture",
                   {"9.6.2"}};
   if (pos.is_insufficient_material())
-    return Ending{TerminationKind::kDeadPosition, "dead position: insufficient material", {"5.2.2"}};
+    return Ending{
+        TerminationKind::kDeadPosition, "dead position: insufficient material", {"5.2.2"}};
   if (r.dead_position_analysis == DeadPositionAnalysis::kStructural) return std::nullopt;
   const bool full = r.dead_position_analysis == DeadPositionAnalysis::kFull;
   if (dead_position_verdict(pos, full) == Verdict::kUnwinnable)
-    return Ending{TerminationKind::kDeadPosition, "dead position: neither side can checkmate", {"5.2.2"}};
+    return Ending{
+        TerminationKind::kDeadPosition, "dead position: neither side can checkmate", {"5.2.2"}};
   return std::nullopt;
 }
 
@@ -85,7 +91,9 @@ void RulesArbiter::on_deadline(GameTracker& game, Millis now, GameEvents& out) {
   if (!pending_end_ || pending_end_->due > now) return;
   const PendingEnd end = *pending_end_;
   pending_end_.reset();
-  if (game.ended() || game.committed().key() != end.committed || game.recognizer().tentative() != end.move) return;
+  if (game.ended() || game.committed().key() != end.committed ||
+      game.recognizer().tentative() != end.move)
+    return;
   game.complete_pending(end.due, out);
 }
 
@@ -118,7 +126,8 @@ void RulesArbiter::on_move_completed(GameTracker& game, const GameEvent& complet
                            : pos.in_check() && pos.opponent_in_check();
     illegal_position_.reset();
     if (still) {
-      game_end(game, "1/2-1/2", TerminationKind::kIllegalPosition, !game.rules().auto_apply_penalties,
+      game_end(game, "1/2-1/2", TerminationKind::kIllegalPosition,
+               !game.rules().auto_apply_penalties,
                "the illegal position was still on the board after the next move (A.5.4)",
                UnwinnabilityNote::kNone, now, out);
       return;
@@ -126,7 +135,8 @@ void RulesArbiter::on_move_completed(GameTracker& game, const GameEvent& complet
   }
   const Position pos = game.committed();
   if (auto end = ending(game, pos)) {
-    game_end(game, "1/2-1/2", end->termination, false, end->description, UnwinnabilityNote::kNone, now, out);
+    game_end(game, "1/2-1/2", end->termination, false, end->description, UnwinnabilityNote::kNone,
+             now, out);
     return;
   }
   dead_position_suspected(game, pos, now, out);
@@ -166,11 +176,12 @@ void RulesArbiter::on_both_flags(GameTracker& game, Millis now, GameEvents& out)
   if (r.flag_observer == FlagObserver::kClaimOnly) return;
   if (guideline_iii_3_1_applies(game)) {
     const int periods = int(game.clock().time_control().periods.size());
-    const bool final_period = game.clock().period(kWhite) == periods && game.clock().period(kBlack) == periods;
+    const bool final_period =
+        game.clock().period(kWhite) == periods && game.clock().period(kBlack) == periods;
     if (!final_period) return;  // III.3.1.1
     game_end(game, "1/2-1/2", TerminationKind::kBothFlags, false,
-             "both flags down in the final period, the order unknown (III.3.1.2)", UnwinnabilityNote::kNone,
-             now, out);
+             "both flags down in the final period, the order unknown (III.3.1.2)",
+             UnwinnabilityNote::kNone, now, out);
     return;
   }
   if (r.both_flags == BothFlags::kDrawIfBothDownAtClaim) {
@@ -179,21 +190,25 @@ void RulesArbiter::on_both_flags(GameTracker& game, Millis now, GameEvents& out)
     return;
   }
   game_end(game, "1/2-1/2", TerminationKind::kBothFlags, true,
-           "both flags down, the order unknown: the arbiter decides", UnwinnabilityNote::kNone, now, out);
+           "both flags down, the order unknown: the arbiter decides", UnwinnabilityNote::kNone, now,
+           out);
 }
 
 // 6.9: the flagged side loses unless the opponent cannot mate (by the set's mating test).
 void RulesArbiter::flag_result(GameTracker& game, Color flagged, Millis now, GameEvents& out) {
   const Color opponent = ~flagged;
-  const UnwinnabilityNote note = can_mate(game, game.committed(), opponent, game.rules().mating_test);
+  const UnwinnabilityNote note =
+      can_mate(game, game.committed(), opponent, game.rules().mating_test);
   if (note == UnwinnabilityNote::kUnwinnable) {
     game_end(game, "1/2-1/2", TerminationKind::kTimeoutVsInsufficient, false,
              "flag fell, but the opponent cannot checkmate (6.9)", note, now, out);
     return;
   }
-  game_end(game, win_for(opponent), TerminationKind::kTimeForfeit, note == UnwinnabilityNote::kUndetermined,
-           note == UnwinnabilityNote::kUndetermined ? "flag fell; whether the opponent can mate is undetermined"
-                                                    : "flag fell (6.9)",
+  game_end(game, win_for(opponent), TerminationKind::kTimeForfeit,
+           note == UnwinnabilityNote::kUndetermined,
+           note == UnwinnabilityNote::kUndetermined
+               ? "flag fell; whether the opponent can mate is undetermined"
+               : "flag fell (6.9)",
            note, now, out);
 }
 
@@ -209,8 +224,8 @@ void RulesArbiter::flag_claim(GameTracker& game, Color claimant, Millis now, Gam
     d.accepted = true;
     d.claim_reason = ClaimReason::kCorrect;
     out.push_back(d);
-    game_end(game, "1/2-1/2", TerminationKind::kBothFlags, false, "both flags down at the claim (2009 A.4.d)",
-             UnwinnabilityNote::kNone, now, out);
+    game_end(game, "1/2-1/2", TerminationKind::kBothFlags, false,
+             "both flags down at the claim (2009 A.4.d)", UnwinnabilityNote::kNone, now, out);
     return;
   }
   if (!theirs || mine) {
@@ -236,7 +251,8 @@ void RulesArbiter::infraction(GameTracker& game, Color side, Millis now, GameEve
     e.side = side;
     e.penalty_kind = PenaltyKind::kWarning;
     e.applied = false;
-    e.description = "infraction " + std::to_string(n) + " recorded: the arbiter chooses the penalty (12.9)";
+    e.description =
+        "infraction " + std::to_string(n) + " recorded: the arbiter chooses the penalty (12.9)";
     out.push_back(std::move(e));
     return;
   }
@@ -249,12 +265,13 @@ void RulesArbiter::infraction(GameTracker& game, Color side, Millis now, GameEve
         penalty(game, side, PenaltyKind::kTimeAdded, Millis{60000}, false, nullptr,
                 "first infraction, the opponent's flag is down: one minute (S4 10a)", now, out);
       } else {
-        penalty(game, side, PenaltyKind::kWarning, Millis{0}, false, nullptr, "first infraction: warning (S4 10)",
-                now, out);
+        penalty(game, side, PenaltyKind::kWarning, Millis{0}, false, nullptr,
+                "first infraction: warning (S4 10)", now, out);
       }
       return;
     case PenaltyStep::Kind::kTimeToOpponent:
-      penalty(game, side, PenaltyKind::kTimeAdded, step.time, false, nullptr, "infraction (S4 10)", now, out);
+      penalty(game, side, PenaltyKind::kTimeAdded, step.time, false, nullptr, "infraction (S4 10)",
+              now, out);
       return;
     case PenaltyStep::Kind::kLoss:
     case PenaltyStep::Kind::kClaimWin: {
@@ -264,8 +281,8 @@ void RulesArbiter::infraction(GameTracker& game, Color side, Millis now, GameEve
       p.applied = !proposal;
       p.description = "infraction " + std::to_string(n) + ": loss (S4 10)";
       out.push_back(std::move(p));
-      game_end(game, win_for(~side), TerminationKind::kPenaltyLadder, proposal, "infraction ladder (S4 10)",
-               UnwinnabilityNote::kNone, now, out);
+      game_end(game, win_for(~side), TerminationKind::kPenaltyLadder, proposal,
+               "infraction ladder (S4 10)", UnwinnabilityNote::kNone, now, out);
       return;
     }
   }

@@ -15,10 +15,18 @@ namespace {
 std::string castling_still_possible(const Position& committed, const SensedBoard& sensed) {
   std::string out;
   const auto at = [&](int sq, Piece p) { return sensed.at(Square(sq)) == SquareCode(p); };
-  if (committed.can_castle(kWhiteKingside) && at(4, make_piece(kWhite, kKing)) && at(7, make_piece(kWhite, kRook))) out += 'K';
-  if (committed.can_castle(kWhiteQueenside) && at(4, make_piece(kWhite, kKing)) && at(0, make_piece(kWhite, kRook))) out += 'Q';
-  if (committed.can_castle(kBlackKingside) && at(60, make_piece(kBlack, kKing)) && at(63, make_piece(kBlack, kRook))) out += 'k';
-  if (committed.can_castle(kBlackQueenside) && at(60, make_piece(kBlack, kKing)) && at(56, make_piece(kBlack, kRook))) out += 'q';
+  if (committed.can_castle(kWhiteKingside) && at(4, make_piece(kWhite, kKing)) &&
+      at(7, make_piece(kWhite, kRook)))
+    out += 'K';
+  if (committed.can_castle(kWhiteQueenside) && at(4, make_piece(kWhite, kKing)) &&
+      at(0, make_piece(kWhite, kRook)))
+    out += 'Q';
+  if (committed.can_castle(kBlackKingside) && at(60, make_piece(kBlack, kKing)) &&
+      at(63, make_piece(kBlack, kRook)))
+    out += 'k';
+  if (committed.can_castle(kBlackQueenside) && at(60, make_piece(kBlack, kKing)) &&
+      at(56, make_piece(kBlack, kRook)))
+    out += 'q';
   return out.empty() ? "-" : out;
 }
 
@@ -91,7 +99,8 @@ void RulesArbiter::illegal_ladder(GameTracker& game, Color offender, int count, 
       if (it->side == offender) it->count = count;
       break;
     }
-  const PenaltyStep step = r.illegal_move_ladder[std::size_t(std::min<int>(count, int(r.illegal_move_ladder.size())) - 1)];
+  const PenaltyStep step = r.illegal_move_ladder[std::size_t(
+      std::min<int>(count, int(r.illegal_move_ladder.size())) - 1)];
   const bool proposal = !r.auto_apply_penalties;
   const Color opponent = ~offender;
   Position before = game.committed();
@@ -108,21 +117,24 @@ void RulesArbiter::illegal_ladder(GameTracker& game, Color offender, int count, 
       }
       break;
     }
-  const bool window = made_on_board &&
-                      (r.illegal_move_detection == IllegalMoveDetection::kClaimOnlyBeforeReply ||
-                       (r.illegal_move_detection == IllegalMoveDetection::kBeforeReply && proposal));
+  const bool window =
+      made_on_board &&
+      (r.illegal_move_detection == IllegalMoveDetection::kClaimOnlyBeforeReply ||
+       (r.illegal_move_detection == IllegalMoveDetection::kBeforeReply && proposal));
   if (window && step.kind != PenaltyStep::Kind::kLoss) {
     window_ = IllegalWindow{};
     window_.open = true;
     window_.offender = offender;
     window_.before = game.committed();
     window_.after = board_position(game, opponent);
-    if (window_.after.key() != game.committed().key() || window_.after.placement_key() != game.committed().placement_key())
+    if (window_.after.key() != game.committed().key() ||
+        window_.after.placement_key() != game.committed().placement_key())
       game.replace_committed(now, window_.after, "the illegal move stands until claimed (D5)", out);
     GameEvent e = event(GameEventKind::kClaimAvailable, now, game.irregularity_visibility());
     e.side = opponent;
     e.claim_kind = ClaimKind::kIllegalMove;
-    e.articles = {r.illegal_move_detection == IllegalMoveDetection::kBeforeReply ? "A.5.2" : "B.3.c (2009)"};
+    e.articles = {r.illegal_move_detection == IllegalMoveDetection::kBeforeReply ? "A.5.2"
+                                                                                 : "B.3.c (2009)"};
     out.push_back(std::move(e));
     if (step.kind == PenaltyStep::Kind::kTimeToOpponent) {
       window_.proposal = int(proposals_.size());
@@ -141,7 +153,8 @@ void RulesArbiter::illegal_ladder(GameTracker& game, Color offender, int count, 
       }
       return;
     case PenaltyStep::Kind::kWarning:
-      penalty(game, offender, PenaltyKind::kWarning, Millis{0}, false, nullptr, "completed illegal move", now, out);
+      penalty(game, offender, PenaltyKind::kWarning, Millis{0}, false, nullptr,
+              "completed illegal move", now, out);
       return;
     case PenaltyStep::Kind::kClaimWin:  // acts off the board (two hands) in claim-only sets
       return;
@@ -152,9 +165,10 @@ void RulesArbiter::illegal_ladder(GameTracker& game, Color offender, int count, 
       p.applied = !proposal;
       p.description = "second completed illegal move (7.5.5)";
       out.push_back(std::move(p));
-      const UnwinnabilityNote note = r.illegal_move_draw_if_unwinnable
-                                         ? can_mate(game, game.committed(), opponent, MatingTest::kFideHelpmate)
-                                         : UnwinnabilityNote::kNone;
+      const UnwinnabilityNote note =
+          r.illegal_move_draw_if_unwinnable
+              ? can_mate(game, game.committed(), opponent, MatingTest::kFideHelpmate)
+              : UnwinnabilityNote::kNone;
       const bool draw = note == UnwinnabilityNote::kUnwinnable;
       game_end(game, draw ? "1/2-1/2" : win_for(opponent), TerminationKind::kIllegalMove,
                proposal || note == UnwinnabilityNote::kUndetermined,
@@ -218,10 +232,11 @@ void RulesArbiter::claim_illegal(GameTracker& game, Color claimant, Millis now, 
   // position before the claimed irregularity, rules.md §4 scenario 16).
   const UnwinnabilityNote note = can_mate(game, window_.before, claimant, r.mating_test);
   const bool draw = r.illegal_move_draw_if_unwinnable && note == UnwinnabilityNote::kUnwinnable;
-  game_end(game, draw ? "1/2-1/2" : win_for(claimant), TerminationKind::kIllegalMoveClaim,
-           d.proposed || note == UnwinnabilityNote::kUndetermined,
-           draw ? "illegal move claimed, but the claimant cannot checkmate" : "illegal move claimed",
-           note, now, out);
+  game_end(
+      game, draw ? "1/2-1/2" : win_for(claimant), TerminationKind::kIllegalMoveClaim,
+      d.proposed || note == UnwinnabilityNote::kUndetermined,
+      draw ? "illegal move claimed, but the claimant cannot checkmate" : "illegal move claimed",
+      note, now, out);
   // A ruling may name the claim (claimReceived, claimDecided) or the proposed result.
   for (std::size_t i = decided_at + 1; i < out.size(); ++i)
     if (out[i].kind == GameEventKind::kGameEnded && out[i].proposal != 0) {
@@ -246,11 +261,13 @@ void RulesArbiter::touch_obligation(GameTracker& game, Millis now, GameEvents& o
   for (Move m : legal)
     if (m.from() == s) {
       const std::string to = square_name(m.to());
-      if (std::find(e.squares.begin(), e.squares.end(), to) == e.squares.end()) e.squares.push_back(to);
+      if (std::find(e.squares.begin(), e.squares.end(), to) == e.squares.end())
+        e.squares.push_back(to);
     }
   obligation_has_targets_ = !e.squares.empty();
-  e.description = obligation_has_targets_ ? "the touched piece must be moved (4.3.1)"
-                                          : "the touched piece has no legal move: any legal move (4.5)";
+  e.description = obligation_has_targets_
+                      ? "the touched piece must be moved (4.3.1)"
+                      : "the touched piece has no legal move: any legal move (4.5)";
   e.articles = {"4.3", "4.5"};
   out.push_back(std::move(e));
 }
@@ -278,18 +295,22 @@ void RulesArbiter::check_illegal_position(GameTracker& game, Millis now, GameEve
   if (game.rules().illegal_position_rule == IllegalPositionRule::kA54) illegal_position_ = kind;
 }
 
-void RulesArbiter::on_board_change(GameTracker& game, std::size_t first, Millis now, GameEvents& out) {
+void RulesArbiter::on_board_change(GameTracker& game, std::size_t first, Millis now,
+                                   GameEvents& out) {
   started(game, now, out);
   const Color on_move = game.committed().side_to_move();
   for (std::size_t i = first; i < out.size() && !game.ended(); ++i) {
     const GameEvent e = out[i];
-    if (e.kind == GameEventKind::kMoveWithdrawn || e.kind == GameEventKind::kIllegalMovePending) pending_end_.reset();
-    if (e.kind != GameEventKind::kMoveTentative && e.kind != GameEventKind::kIllegalMovePending) continue;
+    if (e.kind == GameEventKind::kMoveWithdrawn || e.kind == GameEventKind::kIllegalMovePending)
+      pending_end_.reset();
+    if (e.kind != GameEventKind::kMoveTentative && e.kind != GameEventKind::kIllegalMovePending)
+      continue;
     // D5: the claimant made (released) his next move.
     if (window_.open && e.side == ~window_.offender &&
         game.rules().window_closes_on != WindowClosesOn::kOpponentMoveCompleted)
       close_window(game, now, out);
-    if (e.kind == GameEventKind::kIllegalMovePending && e.side == on_move) touch_obligation(game, now, out);
+    if (e.kind == GameEventKind::kIllegalMovePending && e.side == on_move)
+      touch_obligation(game, now, out);
     if (e.kind == GameEventKind::kMoveTentative && e.side == on_move) {
       // D7: a made legal move that ends the game by itself completes without a press once
       // it has stood for game_end_stable (D2: a piece sliding over the square must not end
@@ -300,7 +321,8 @@ void RulesArbiter::on_board_change(GameTracker& game, std::size_t first, Millis 
       Position after = game.committed();
       after.make(m.value());
       if (ends_by_itself(game, after))
-        pending_end_ = PendingEnd{m.value(), game.committed().key(), now + game.rules().game_end_stable};
+        pending_end_ =
+            PendingEnd{m.value(), game.committed().key(), now + game.rules().game_end_stable};
     }
   }
   // pskov (S4 7b, 13d): touching an own piece closes the window too.

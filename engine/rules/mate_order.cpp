@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <bit>
-#include <iterator>
 #include <cstdlib>
+#include <iterator>
 
 namespace eboard::engine {
 namespace {
@@ -31,8 +31,7 @@ MatePhase mate_phase(const Position& pos, Color winner) {
   if (pos.pieces(winner, kQueen, kRook)) return MatePhase::kStrong;
   const Bitboard bishops = pos.pieces(winner, kBishop);
   const int minors = popcount(bishops | pos.pieces(winner, kKnight));
-  const bool same_coloured =
-      (bishops & kDarkSquares) == 0 || (bishops & ~kDarkSquares) == 0;
+  const bool same_coloured = (bishops & kDarkSquares) == 0 || (bishops & ~kDarkSquares) == 0;
   if (minors >= 2 && !(pos.pieces(winner, kKnight) == 0 && same_coloured))
     return MatePhase::kStrong;
   return pos.pieces(winner, kPawn) ? MatePhase::kPromote : MatePhase::kBlockers;
@@ -89,8 +88,8 @@ MoveScorer::MoveScorer(const Position& pos, Color winner, const MatePlan& plan)
   } else {
     // The winner's attack map (what pos.is_attacked(s, winner) says for every s).
     const Bitboard occupied = pos.pieces();
-    attacked_ = pawn_attacks_of(winner, pos.pieces(winner, kPawn)) |
-                king_attacks(pos.king_square(winner));
+    attacked_ =
+        pawn_attacks_of(winner, pos.pieces(winner, kPawn)) | king_attacks(pos.king_square(winner));
     for (Bitboard b = pos.pieces(winner) & ~pos.pieces(kPawn, kKing); b;) {
       const Square s = pop_lsb(b);
       attacked_ |= attacks_bb(type_of(pos.piece_on(s)), s, occupied);
@@ -132,7 +131,8 @@ int MoveScorer::score(Move m) {
           // ... where it covers as many of the corner's flight squares as it can.
           target = plan.corner;
           const Bitboard flights = king_attacks(plan.corner);
-          score += 6 * (popcount(king_attacks(to) & flights) - popcount(king_attacks(from) & flights));
+          score +=
+              6 * (popcount(king_attacks(to) & flights) - popcount(king_attacks(from) & flights));
         }
         score += 10 * (std::abs(distance(from, target) - 2) - std::abs(distance(to, target) - 2));
       }
@@ -174,7 +174,8 @@ int MoveScorer::score(Move m) {
     score += plan.phase == MatePhase::kBlockers ? 70 - 5 * int(m.promotion() - kKnight) : -10;
     if (plan.phase == MatePhase::kBlockers && m.promotion() == kBishop && mate_lines_ &&
         pos.pieces(winner_, kBishop) &&
-        ((square_bb(to) & kDarkSquares) != 0) != ((pos.pieces(winner_, kBishop) & kDarkSquares) != 0))
+        ((square_bb(to) & kDarkSquares) != 0) !=
+            ((pos.pieces(winner_, kBishop) & kDarkSquares) != 0))
       score += 20;
   }
   if (type == kKing) {
@@ -207,7 +208,7 @@ int MoveScorer::score(Move m) {
   } else {
     const Square own_king = pos.king_square(pos.side_to_move());
     if (paths_ & square_bb(from) && !(paths_ & square_bb(to))) score += 20;  // out of the way
-    if (attacked_ & square_bb(to)) score += 12;                             // given away
+    if (attacked_ & square_bb(to)) score += 12;                              // given away
     score += 2 * (distance(from, own_king) - distance(to, own_king));
   }
   return score;

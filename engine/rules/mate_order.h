@@ -50,10 +50,10 @@ class MoveScorer {
   Color winner_;
   MatePlan plan_;
   bool winner_to_move_;
-  Square their_king_;       // the loser's king
-  Bitboard zone_ = 0;       // the loser's king and its neighbours
-  Bitboard paths_ = 0;      // squares in front of the winner's pawns
-  Bitboard attacked_ = 0;   // squares the winner attacks now (for the loser's moves)
+  Square their_king_;      // the loser's king
+  Bitboard zone_ = 0;      // the loser's king and its neighbours
+  Bitboard paths_ = 0;     // squares in front of the winner's pawns
+  Bitboard attacked_ = 0;  // squares the winner attacks now (for the loser's moves)
   Bitboard blocker_spots_ = 0;
   Bitboard check_line_ = 0;   // a lone bishop's check runs through here into the corner
   Bitboard corner_zone_ = 0;  // the mating corner and its neighbours

@@ -1,26 +1,27 @@
 #include "engine/rules/mate_search.h"
 
-#include "engine/rules/mate_order.h"
-#include "engine/rules/mate_walk.h"
-
 #include <algorithm>
 #include <cstdlib>
 #include <limits>
 
+#include "engine/rules/mate_order.h"
+#include "engine/rules/mate_walk.h"
+
 namespace eboard::engine {
 namespace {
 
-constexpr std::size_t kTtSize = std::size_t(1) << 17;  // entries; a power of two
-constexpr int kFullWidth = 255;                         // "unlimited" discrepancies
-constexpr int kMaxLinePly = 400;  // forced moves extend lines up to here
+constexpr std::size_t kTtSize = std::size_t(1) << 17;    // entries; a power of two
+constexpr int kFullWidth = 255;                          // "unlimited" discrepancies
+constexpr int kMaxLinePly = 400;                         // forced moves extend lines up to here
 constexpr int kTried = std::numeric_limits<int>::min();  // no move scores this low
-constexpr std::uint64_t kQuickBudget = 256;  // at most this: the short schedule
+constexpr std::uint64_t kQuickBudget = 256;              // at most this: the short schedule
 
 // {discrepancies, depth}; the full-width shallow passes catch short mates that the
 // heuristics rank badly.
-constexpr int kSchedule[][2] = {
-    {0, 120}, {1, 60},  {kFullWidth, 3}, {2, 40},  {kFullWidth, 4},  {3, 30}, {kFullWidth, 5}, {4, 24},
-    {6, 20},  {kFullWidth, 6}, {8, 16},  {12, 14}, {kFullWidth, 7}, {20, 12}, {kFullWidth, 9}};
+constexpr int kSchedule[][2] = {{0, 120},        {1, 60},         {kFullWidth, 3}, {2, 40},
+                                {kFullWidth, 4}, {3, 30},         {kFullWidth, 5}, {4, 24},
+                                {6, 20},         {kFullWidth, 6}, {8, 16},         {12, 14},
+                                {kFullWidth, 7}, {20, 12},        {kFullWidth, 9}};
 // A tiny budget (quick mode) goes to short lines: a long greedy line that fails would
 // spend it all.
 constexpr int kQuickSchedule[][2] = {{0, 16}, {1, 10}, {2, 8}, {3, 6}};
@@ -72,9 +73,8 @@ bool HelpmateSearch::tt_failed(Key key, int depth, int discrepancies) const {
   const std::uint16_t now = tag();
   // A full-width failure holds whatever the ordering; a limited one only for the corner
   // (the ordering) it was found with.
-  return e.check == std::uint32_t(key >> 32) && (e.tag >> 2) == (now >> 2) &&
-         e.depth >= depth && e.discrepancies >= discrepancies &&
-         (e.discrepancies == kFullWidth || e.tag == now);
+  return e.check == std::uint32_t(key >> 32) && (e.tag >> 2) == (now >> 2) && e.depth >= depth &&
+         e.discrepancies >= discrepancies && (e.discrepancies == kFullWidth || e.tag == now);
 }
 
 void HelpmateSearch::tt_store(Key key, int depth, int discrepancies) {

@@ -66,7 +66,7 @@ class HelpmateSearch {
   std::uint64_t total_limit_ = 0;  // of the whole find_helpmate call
   Square corner_ = kA1;            // where the loser's king is sent in this attempt
   bool aborted_ = false;
-  std::vector<Move> line_;  // built backwards while unwinding
+  std::vector<Move> line_;          // built backwards while unwinding
   std::deque<MoveList> ply_moves_;  // lds: the moves of the node at each ply
   std::vector<TtEntry> tt_;
   std::uint32_t generation_ = 0;

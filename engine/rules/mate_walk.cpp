@@ -8,9 +8,9 @@
 // scored. A child visited now is visited for good (the set only grows), so dropping it
 // changes nothing: the survivors keep their relative order and the walk, its node count
 // and the mate it meets are exactly those of probing each child when its turn comes.
-#include <algorithm>
-
 #include "engine/rules/mate_walk.h"
+
+#include <algorithm>
 
 #include "engine/rules/mate_order.h"
 #include "engine/rules/mate_search.h"
@@ -70,11 +70,11 @@ Key explore_key_after(Position& pos, Move m) {
     return key;
   }
   // A normal move (nearly all of them) inline: Position::placement_key_after is a call.
-  const Key placement =
-      m.kind() == MoveKind::kNormal
-          ? pos.placement_key() ^ zobrist::piece_square(moved, from) ^
-                zobrist::piece_square(moved, to) ^ zobrist::piece_square(pos.piece_on(to), to)
-          : pos.placement_key_after(m);
+  const Key placement = m.kind() == MoveKind::kNormal
+                            ? pos.placement_key() ^ zobrist::piece_square(moved, from) ^
+                                  zobrist::piece_square(moved, to) ^
+                                  zobrist::piece_square(pos.piece_on(to), to)
+                            : pos.placement_key_after(m);
   auto rights = pos.castling_rights();
   if (rights != kNoCastling)
     rights = CastlingRights(rights & ~(rights_lost(from) | rights_lost(to)));
@@ -135,8 +135,7 @@ void ExhaustiveWalk::push_unvisited() {
   // pawn's double step changes the key by its three piece-square terms alone; the rest of
   // the key is the same for every child.
   const bool no_rights = pos_.castling_rights() == kNoCastling;
-  const Key base =
-      pos_.placement_key() ^ state_key(~pos_.side_to_move(), kNoCastling, kNoSquare);
+  const Key base = pos_.placement_key() ^ state_key(~pos_.side_to_move(), kNoCastling, kNoSquare);
   for (int i = 0; i < n; ++i) {
     const Move m = moves_[i];
     const Square from = m.from(), to = m.to();

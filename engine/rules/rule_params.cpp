@@ -161,18 +161,10 @@ std::string format_ladder(const RuleSet& rules) {
   for (const PenaltyStep& step : ladder) {
     text += text.empty() ? "" : ",";
     switch (step.kind) {
-      case PenaltyStep::Kind::kTimeToOpponent:
-        text += format_seconds(step.time);
-        break;
-      case PenaltyStep::Kind::kWarning:
-        text += "warning";
-        break;
-      case PenaltyStep::Kind::kLoss:
-        text += "loss";
-        break;
-      case PenaltyStep::Kind::kClaimWin:
-        text += "claim_win";
-        break;
+      case PenaltyStep::Kind::kTimeToOpponent: text += format_seconds(step.time); break;
+      case PenaltyStep::Kind::kWarning: text += "warning"; break;
+      case PenaltyStep::Kind::kLoss: text += "loss"; break;
+      case PenaltyStep::Kind::kClaimWin: text += "claim_win"; break;
     }
   }
   return text;
@@ -203,8 +195,7 @@ Problem parse_supervision(RuleSet& rules, std::string_view value) {
       rules.illegal_position_rule = IllegalPositionRule::kA54;
       break;
     case Supervision::kNone:
-    case Supervision::kOnRequest:
-      break;
+    case Supervision::kOnRequest: break;
   }
   return std::nullopt;
 }

@@ -222,17 +222,16 @@ bool WinnabilityAnalyzer::run_walks(const Position& pos, Color side, std::uint64
 // the squares it can reach. When the helpmate search has already failed with a large
 // budget (its full-width passes cover small trees), the pass does not finish either; it
 // keeps a quarter of the budget because its best-first first lines do meet mates there
-// (with a quarter no lichess final is left undetermined, with a sixteenth one is). Measured at 500k nodes: of the 1,804 CHA vector
-// queries that reach the pass, one has a loser's free queen or rook, while 15 of the 20
-// lichess finals left undetermined after the lone-minor ordering work did, each spending
-// half its budget (~0.1 s) in a pass that never finished. (With small budgets the pass
+// (with a quarter no lichess final is left undetermined, with a sixteenth one is). Measured at 500k
+// nodes: of the 1,804 CHA vector queries that reach the pass, one has a loser's free queen or rook,
+// while 15 of the 20 lichess finals left undetermined after the lone-minor ordering work did, each
+// spending half its budget (~0.1 s) in a pass that never finished. (With small budgets the pass
 // finds short mates there, so the rule waits for a large budget.)
 bool reachable_set_is_huge(const Position& pos, Color winner) {
   const Bitboard occupied = pos.pieces();
   for (Bitboard b = pos.pieces(~winner, kQueen, kRook); b;) {
     const Square s = pop_lsb(b);
-    if (popcount(attacks_bb(type_of(pos.piece_on(s)), s, occupied) & ~occupied) >= 4)
-      return true;
+    if (popcount(attacks_bb(type_of(pos.piece_on(s)), s, occupied) & ~occupied) >= 4) return true;
   }
   return false;
 }
@@ -296,8 +295,8 @@ Verdict is_dead_position(const Position& pos, AnalysisMode mode, std::uint64_t n
   return analyzer.dead_position(pos, mode, node_limit);
 }
 
-Analysis analyse_mating_test(const Position& pos, Color side, MatingTest test,
-                             AnalysisMode mode, std::uint64_t node_limit) {
+Analysis analyse_mating_test(const Position& pos, Color side, MatingTest test, AnalysisMode mode,
+                             std::uint64_t node_limit) {
   WinnabilityAnalyzer analyzer;
   return analyzer.mating_test(pos, side, test, mode, node_limit);
 }

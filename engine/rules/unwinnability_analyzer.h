@@ -11,8 +11,7 @@ namespace eboard::engine {
 
 class WinnabilityAnalyzer {
  public:
-  Analysis analyse(const Position& pos, Color side, AnalysisMode mode,
-                   std::uint64_t node_limit);
+  Analysis analyse(const Position& pos, Color side, AnalysisMode mode, std::uint64_t node_limit);
   Verdict dead_position(const Position& pos, AnalysisMode mode, std::uint64_t node_limit);
   Analysis mating_test(const Position& pos, Color side, MatingTest test, AnalysisMode mode,
                        std::uint64_t node_limit);

@@ -38,9 +38,9 @@ struct SideReach {
   Bitboard pieces = 0;      // squares the mobile pieces (not pawns, not in F) can stand on
   Bitboard pawns = 0;       // squares the pawns not in F can stand on
   Bitboard free_pawns = 0;  // the same for the pawns in neither F nor G
-  Bitboard non_king = 0;  // squares any unit but the king can stand on (F included)
-  Bitboard checks = 0;    // squares the units but the king can ever attack
-  Bitboard cover = 0;     // checks plus the king's attacks
+  Bitboard non_king = 0;    // squares any unit but the king can stand on (F included)
+  Bitboard checks = 0;      // squares the units but the king can ever attack
+  Bitboard cover = 0;       // checks plus the king's attacks
 };
 
 Bitboard piece_steps(PieceType type, Square s) {
@@ -157,8 +157,8 @@ void side_reaches(const Position& pos, Bitboard frozen, Bitboard file_bound, Bit
       r[c].checks = ~Bitboard(0);
     } else {
       r[c].non_king = r[c].pieces | r[c].pawns | own_frozen_units;
-      r[c].checks = piece_checks[c] | pawn_attacks_of(c, r[c].pawns) |
-                    frozen_attacks(pos, c, frozen);
+      r[c].checks =
+          piece_checks[c] | pawn_attacks_of(c, r[c].pawns) | frozen_attacks(pos, c, frozen);
     }
     // The king never steps where a unit of F attacks at close range: it is always there.
     // Its own square counts even if attacked now (it may be in check).
@@ -204,9 +204,7 @@ void unit_reaches(const Position& pos, Color c, Bitboard frozen, Bitboard file_b
     const Bitboard from = square_bb(s);
     Bitboard reach = 0;
     switch (type_of(pos.piece_on(s))) {
-      case kPawn:
-        reach = (file_bound & from) ? push_reach(c, from, walls) : pawn_reach;
-        break;
+      case kPawn: reach = (file_bound & from) ? push_reach(c, from, walls) : pawn_reach; break;
       case kKnight: reach = flood<knight_step>(from, open); break;
       case kBishop: reach = flood<diag_step>(from, open); break;
       case kRook: reach = flood<orth_step>(from, open); break;

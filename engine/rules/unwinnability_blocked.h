@@ -52,12 +52,12 @@ namespace eboard::engine {
 
 struct BlockedAnalysis {
   static constexpr int kMaxUnits = 15;  // a side's units besides the king
-  Bitboard frozen = 0;           // the largest consistent F (both colours)
-  Bitboard frozen_of[2] = {};    // F's units of each colour
-  Bitboard king_reach[2] = {};   // squares each king can ever stand on
-  Bitboard check_reach[2] = {};  // squares a colour's units but the king can ever attack
-  Bitboard cover[2] = {};        // the same plus the king's attacks
-  Bitboard occupy[2] = {};       // squares a colour's units but the king can ever hold
+  Bitboard frozen = 0;                  // the largest consistent F (both colours)
+  Bitboard frozen_of[2] = {};           // F's units of each colour
+  Bitboard king_reach[2] = {};          // squares each king can ever stand on
+  Bitboard check_reach[2] = {};         // squares a colour's units but the king can ever attack
+  Bitboard cover[2] = {};               // the same plus the king's attacks
+  Bitboard occupy[2] = {};              // squares a colour's units but the king can ever hold
   // Each mobile unit (not the king, not in F) of a colour: the squares it can ever hold.
   Bitboard unit_reach[2][kMaxUnits] = {};
   int units[2] = {};

@@ -35,7 +35,9 @@ inline Bitboard knight_step(Bitboard b) {
 // one step a round (s joins when it and the squares between it and `from` are open).
 template <bool kNorth>
 inline Bitboard file_fill(Bitboard from, Bitboard open) {
-  const auto move = [](Bitboard b, int ranks) { return kNorth ? b << (8 * ranks) : b >> (8 * ranks); };
+  const auto move = [](Bitboard b, int ranks) {
+    return kNorth ? b << (8 * ranks) : b >> (8 * ranks);
+  };
   from |= open & move(from, 1);
   open &= move(open, 1);
   from |= open & move(from, 2);

@@ -35,10 +35,10 @@ bool dance_cannot_mate(const Position& pos, const BlockedAnalysis& a, Color winn
   const Bitboard winner_reach = a.king_reach[winner];
   const Bitboard loser_reach = a.king_reach[loser];
 
-  Bitboard to_move[64] = {};    // the winner to move: the loser's king squares, per w
-  Bitboard quiet[64] = {};      // the loser to move, no check possible
-  Bitboard checked[64] = {};    // the loser to move, after a move that may have checked
-  Bitboard dirty = 0;           // the w whose sets grew since last looked at
+  Bitboard to_move[64] = {};  // the winner to move: the loser's king squares, per w
+  Bitboard quiet[64] = {};    // the loser to move, no check possible
+  Bitboard checked[64] = {};  // the loser to move, after a move that may have checked
+  Bitboard dirty = 0;         // the w whose sets grew since last looked at
   const auto add = [&](Bitboard* sets, Square w, Bitboard squares) {
     if (squares & ~sets[w]) {
       sets[w] |= squares;
@@ -68,8 +68,8 @@ bool dance_cannot_mate(const Position& pos, const BlockedAnalysis& a, Color winn
     if (!moving) continue;
     seen_moving[w] = to_move[w];
     if (winner_passes) add(checked, w, moving);
-    const Bitboard discovering = (orthogonal ? rook_attacks(w, a.frozen) : 0) |
-                                 (diagonal ? bishop_attacks(w, a.frozen) : 0);
+    const Bitboard discovering =
+        (orthogonal ? rook_attacks(w, a.frozen) : 0) | (diagonal ? bishop_attacks(w, a.frozen) : 0);
     for (Bitboard b = king_attacks(w) & winner_reach; b;) {
       const Square t = pop_lsb(b);
       const Bitboard moved = moving & ~(king_attacks(t) | square_bb(t));

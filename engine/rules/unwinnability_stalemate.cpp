@@ -4,7 +4,7 @@ namespace eboard::engine {
 
 bool capture_stalemates(Square q, const StalemateTrapInput& in) {
   const Bitboard guarded = king_attacks(q) | square_bb(q);  // where the taker then guards
-  const Bitboard free_king = in.own_king_reach & ~guarded;   // where c's king may stand
+  const Bitboard free_king = in.own_king_reach & ~guarded;  // where c's king may stand
   for (Bitboard ks = free_king; ks;) {
     if (king_attacks(pop_lsb(ks)) & free_king) return false;  // a step c's king may have
   }

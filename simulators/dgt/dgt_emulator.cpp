@@ -36,8 +36,9 @@ DgtEmulator::DgtEmulator(DgtEmulatorOptions options)
 void DgtEmulator::set_placement(const script::Placement& placement) {
   for (int sq = 0; sq < 64; ++sq) {
     const char c = placement.squares[sq];
-    placement_[sq] = c == script::kEmptySquare ? Piece::kEmpty
-                                               : drivers::piece_from_letter(c).value_or(Piece::kOccupied);
+    placement_[sq] = c == script::kEmptySquare
+                         ? Piece::kEmpty
+                         : drivers::piece_from_letter(c).value_or(Piece::kOccupied);
   }
 }
 
@@ -141,7 +142,8 @@ Bytes DgtEmulator::handle_clock_command(std::span<const std::uint8_t> message) {
     return {};
   }
   const auto command = dgt::decode_clock_command(message);
-  if (!command) return dgt::encode_clock_ack(dgt::kAckError, message.size() > 3 ? message[3] : 0, 0, 0);
+  if (!command)
+    return dgt::encode_clock_ack(dgt::kAckError, message.size() > 3 ? message[3] : 0, 0, 0);
   Bytes out;
   std::uint8_t ack2 = 0;
   if (const auto* set = std::get_if<drivers::ClockSetAndRun>(&*command)) {
@@ -151,7 +153,8 @@ Bytes DgtEmulator::handle_clock_command(std::span<const std::uint8_t> message) {
     if (set->run) turn_ = *set->run;
     left_flag_ = right_flag_ = false;
   }
-  if (const auto* text = std::get_if<drivers::ClockText>(&*command)) displayed_.push_back(text->text);
+  if (const auto* text = std::get_if<drivers::ClockText>(&*command))
+    displayed_.push_back(text->text);
   if (std::holds_alternative<drivers::ClockEndText>(*command)) displayed_.emplace_back();
   if (std::holds_alternative<drivers::ClockVersionRequest>(*command)) ack2 = 0x20;  // "2.0"
   append(out, dgt::encode_clock_ack(dgt::kAckOk, dgt::clock_command_id(*command), ack2, 0));
@@ -180,7 +183,8 @@ void DgtEmulator::begin_turn(ClockSide side) {
   flag_this_turn_ = false;
   const engine::Period* period = period_of(side);
   delay_left_ = period && period->adjustment == engine::Adjustment::kSimpleDelay
-                    ? period->adjustment_amount : Millis(0);
+                    ? period->adjustment_amount
+                    : Millis(0);
 }
 
 void DgtEmulator::run_clock(Millis span) {
@@ -205,8 +209,8 @@ void DgtEmulator::run_clock(Millis span) {
 // At zero: in an `on_zero` control both sides get the next period's time at once, and the
 // flag shows only when the side had not made the period's moves; otherwise the flag falls.
 void DgtEmulator::reach_zero(ClockSide side) {
-  const auto& periods = options_.time_control ? options_.time_control->periods
-                                              : std::vector<engine::Period>{};
+  const auto& periods =
+      options_.time_control ? options_.time_control->periods : std::vector<engine::Period>{};
   SideTiming& mine = timing_[side == ClockSide::kLeft ? 0 : 1];
   const bool final_period = mine.period + 1 >= periods.size();
   if (!final_period && options_.periods_on_zero) {
@@ -291,12 +295,12 @@ Bytes DgtEmulator::apply(const script::Statement& statement) {
   } else if (const auto* lift = std::get_if<script::Lift>(&statement.body)) {
     append(out, set_square(lift->square, Piece::kEmpty));
   } else if (const auto* put = std::get_if<script::Put>(&statement.body)) {
-    append(out, set_square(put->square, drivers::piece_from_letter(put->piece).value_or(Piece::kOccupied)));
+    append(out, set_square(put->square,
+                           drivers::piece_from_letter(put->piece).value_or(Piece::kOccupied)));
   } else if (const auto* lever = std::get_if<script::Lever>(&statement.body)) {
     const ClockSide pressed = side_of(lever->side);
     // Pressing lowers one's own side; the lever goes up on the other (§1.8, §11.3).
-    const ClockSide high_after = dgt::kLeverHighRightMeansLeftPressed
-                                     ? other(pressed) : pressed;
+    const ClockSide high_after = dgt::kLeverHighRightMeansLeftPressed ? other(pressed) : pressed;
     if (lever_high_ != high_after) {
       if (running_ && turn_ == pressed && options_.clock_counts_down) {
         credit_press(pressed);
@@ -314,8 +318,8 @@ Bytes DgtEmulator::apply(const script::Statement& statement) {
   } else if (const auto* flag = std::get_if<script::Flag>(&statement.body)) {
     const bool white = flag->side != script::FlagSide::kBlack;
     const bool black = flag->side != script::FlagSide::kWhite;
-    for (const auto& [fell, side] : {std::pair{white, script::Side::kWhite},
-                                     std::pair{black, script::Side::kBlack}}) {
+    for (const auto& [fell, side] :
+         {std::pair{white, script::Side::kWhite}, std::pair{black, script::Side::kBlack}}) {
       if (!fell) continue;
       const ClockSide clock_side = side_of(side);
       (clock_side == ClockSide::kLeft ? left_flag_ : right_flag_) = true;

@@ -24,10 +24,10 @@ using script::Millis;
 
 struct DgtEmulatorOptions {
   drivers::ClockSide white_side = drivers::ClockSide::kLeft;  // where White sits at the clock
-  bool turned_round = false;       // board set up with the connector on White's right
-  std::string serial = "24680";    // 5 digits (0x45); the long serial adds "00000" in front
-  Millis initial_time{0};          // both clocks before the first clocktime line
-  bool clock_counts_down = true;   // false when the script's clocktime lines are the truth
+  bool turned_round = false;      // board set up with the connector on White's right
+  std::string serial = "24680";   // 5 digits (0x45); the long serial adds "00000" in front
+  Millis initial_time{0};         // both clocks before the first clocktime line
+  bool clock_counts_down = true;  // false when the script's clocktime lines are the truth
   bool clock_connected = true;
   // How the arbiter set the DGT 3000 for the game (rules.md D9): its periods with their
   // increment or delay, whether the first Fischer increment is on the clock at the start
@@ -98,7 +98,7 @@ class DgtEmulator {
   drivers::ClockSide lever_high_;
   bool left_flag_ = false;
   bool right_flag_ = false;
-  Millis clock_time_{0};               // script time the clock was last advanced to
+  Millis clock_time_{0};  // script time the clock was last advanced to
   std::optional<drivers::ClockReading> last_sent_;
   Millis last_periodic_{0};
   // Per clock side (index 0 left, 1 right): the period it is in and the presses counted.
@@ -107,8 +107,8 @@ class DgtEmulator {
     int presses = 0;
   };
   std::array<SideTiming, 2> timing_{};
-  Millis delay_left_{0};    // simple delay still free in the running side's turn
-  Millis turn_used_{0};     // time the running side has used in this turn (Bronstein)
+  Millis delay_left_{0};  // simple delay still free in the running side's turn
+  Millis turn_used_{0};   // time the running side has used in this turn (Bronstein)
   bool flag_this_turn_ = false;
 };
 

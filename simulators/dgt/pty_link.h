@@ -11,7 +11,9 @@
 
 namespace eboard::sim {
 
-struct PtyError { std::string message; };
+struct PtyError {
+  std::string message;
+};
 
 class PtyLink {
  public:

@@ -98,12 +98,14 @@ std::string parse_options(int argc, char** argv, Options& o) {
     } else if (arg == "--white" && i + 1 < argc) {
       const std::string side = argv[++i];
       if (side != "left" && side != "right") return "--white takes left or right";
-      o.emulator.white_side = side == "left" ? drivers::ClockSide::kLeft : drivers::ClockSide::kRight;
+      o.emulator.white_side =
+          side == "left" ? drivers::ClockSide::kLeft : drivers::ClockSide::kRight;
     } else if (arg == "--turned") {
       o.emulator.turned_round = true;
     } else if (arg == "--garbage" || arg == "--drop") {
       if (!value(number) || number < 1) return arg + " needs a count >= 1";
-      (arg == "--garbage" ? o.faults.garbage_every : o.faults.drop_every) = static_cast<int>(number);
+      (arg == "--garbage" ? o.faults.garbage_every : o.faults.drop_every) =
+          static_cast<int>(number);
     } else if (arg == "--split") {
       o.split = true;
     } else if (arg == "--delay") {
@@ -202,7 +204,8 @@ script::Placement header_placement(const script::ScriptFile& file) {
   for (const auto& s : file.statements) {
     if (const auto* start = std::get_if<script::Start>(&s.body)) {
       if (start->fen == "startpos") return script::start_placement();
-      if (const auto p = script::parse_placement(start->fen.substr(0, start->fen.find(' ')))) return *p;
+      if (const auto p = script::parse_placement(start->fen.substr(0, start->fen.find(' '))))
+        return *p;
     }
   }
   return script::start_placement();
@@ -304,11 +307,12 @@ int run_dgt(int argc, char** argv) {
         queue.clear();
         emulator.power_cycle();
         const auto back = *o.hangup_at + std::chrono::duration_cast<script::Millis>(
-                                              std::chrono::duration<double>(o.hangup_seconds));
+                                             std::chrono::duration<double>(o.hangup_seconds));
         while (next < timed.size() && *timed[next].at < back) emulator.apply(timed[next++]);
         hung = true;
         hung_until = now + wall(o.speed > 0 ? o.hangup_seconds / o.speed : o.hangup_seconds);
-        std::cerr << "eboard-sim dgt: unplugged at " << script::format_seconds(*o.hangup_at) << "\n";
+        std::cerr << "eboard-sim dgt: unplugged at " << script::format_seconds(*o.hangup_at)
+                  << "\n";
         break;
       }
       if (o.verbose) std::cerr << "play " << script::format_statement(s) << "\n";
@@ -321,7 +325,8 @@ int run_dgt(int argc, char** argv) {
       finished = now;
       std::cerr << "eboard-sim dgt: script finished\n";
     }
-    if (finished && o.linger_seconds && queue.empty() && now - *finished >= wall(*o.linger_seconds)) {
+    if (finished && o.linger_seconds && queue.empty() &&
+        now - *finished >= wall(*o.linger_seconds)) {
       return 0;
     }
 
@@ -354,7 +359,8 @@ int run_dgt(int argc, char** argv) {
         // What the players see on the clock, for whoever watches the emulator (e2e tests).
         for (std::size_t i = shown; i < emulator.displayed().size(); ++i) {
           const std::string& text = emulator.displayed()[i];
-          std::cerr << "eboard-sim dgt: clock " << (text.empty() ? "shows the times" : "shows '" + text + "'") << "\n";
+          std::cerr << "eboard-sim dgt: clock "
+                    << (text.empty() ? "shows the times" : "shows '" + text + "'") << "\n";
         }
       }
     }

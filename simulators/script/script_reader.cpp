@@ -243,8 +243,8 @@ BodyResult parse_timed(const Words& w) {
     const auto square = parse_square(w[1]);
     if (!square) return fail("bad square '" + w[1] + "'");
     if (key == "lift") return Body{Lift{*square}};
-    if (w[2].size() != 1 || std::string_view("PNBRQKpnbrqk?123").find(w[2][0]) ==
-                                std::string_view::npos) {
+    if (w[2].size() != 1 ||
+        std::string_view("PNBRQKpnbrqk?123").find(w[2][0]) == std::string_view::npos) {
       return fail("bad piece '" + w[2] + "'");
     }
     return Body{Put{*square, w[2][0]}};
@@ -260,7 +260,8 @@ BodyResult parse_timed(const Words& w) {
   }
   if (key == "claim") return parse_claim(w);
   if (key == "promote") {
-    if (w.size() != 2 || w[1].size() != 1 || std::string_view("qrbn").find(w[1][0]) == std::string_view::npos) {
+    if (w.size() != 2 || w[1].size() != 1 ||
+        std::string_view("qrbn").find(w[1][0]) == std::string_view::npos) {
       return fail("'promote' takes q, r, b or n");
     }
     return Body{Promote{w[1][0]}};

@@ -19,7 +19,9 @@ namespace eboard::script {
 // One line on its own: a statement, nothing (blank or comment), or an error message
 // without the `file:line:` prefix.
 struct NoStatement {};
-struct LineError { std::string message; };
+struct LineError {
+  std::string message;
+};
 using LineResult = std::variant<Statement, NoStatement, LineError>;
 LineResult parse_line(std::string_view text);
 

@@ -48,31 +48,51 @@ std::string join(std::initializer_list<std::string_view> parts) {
 std::string format_body(const Body& body) {
   return std::visit(
       Overloaded{
-          [](const BoardId& b) { return join({"board", b.id}); },
-          [](const RulesName& r) { return join({"rules", r.name}); },
-          [](const TimeControl& t) { return join({"clock", t.text}); },
+          [](const BoardId& b) {
+            return join({"board", b.id});
+          },
+          [](const RulesName& r) {
+            return join({"rules", r.name});
+          },
+          [](const TimeControl& t) {
+            return join({"clock", t.text});
+          },
           [](const Start& s) {
             return s.fen == "startpos" ? join({"start startpos"}) : join({"start fen", s.fen});
           },
-          [](const Tag& t) { return join({"tag", t.name, quote_if_needed(t.value)}); },
-          [](const Param& p) { return join({"param", p.name, p.value}); },
-          [](const Placement& p) { return join({"placement", placement_field(p)}); },
-          [](const Lift& l) { return join({"lift", square_name(l.square)}); },
+          [](const Tag& t) {
+            return join({"tag", t.name, quote_if_needed(t.value)});
+          },
+          [](const Param& p) {
+            return join({"param", p.name, p.value});
+          },
+          [](const Placement& p) {
+            return join({"placement", placement_field(p)});
+          },
+          [](const Lift& l) {
+            return join({"lift", square_name(l.square)});
+          },
           [](const Put& p) {
             return join({"put", square_name(p.square), std::string_view(&p.piece, 1)});
           },
-          [](const Lever& l) { return join({"lever", side_name(l.side)}); },
+          [](const Lever& l) {
+            return join({"lever", side_name(l.side)});
+          },
           [](const ClockTime& c) {
             const bool moves = c.white_moves && c.black_moves;
             return join({"clocktime", format_seconds(c.white), format_seconds(c.black),
                          moves ? std::to_string(*c.white_moves) : "",
                          moves ? std::to_string(*c.black_moves) : ""});
           },
-          [](const Flag& f) { return join({"flag", flag_side_name(f.side)}); },
+          [](const Flag& f) {
+            return join({"flag", flag_side_name(f.side)});
+          },
           [](const Claim& c) {
             return join({"claim", side_name(c.side), claim_kind_name(c.kind), c.uci});
           },
-          [](const Resign& r) { return join({"resign", side_name(r.side)}); },
+          [](const Resign& r) {
+            return join({"resign", side_name(r.side)});
+          },
           [](const DrawAgreed&) { return join({"draw-agreed"}); },
           [](const Pause&) { return join({"pause"}); },
           [](const Resume&) { return join({"resume"}); },
@@ -82,13 +102,19 @@ std::string format_body(const Body& body) {
             amount += format_seconds(negative ? -a.amount : a.amount);
             return join({"arbiter add-time", side_name(a.side), amount});
           },
-          [](const TwoHands& t) { return join({"arbiter two-hands", side_name(t.side)}); },
+          [](const TwoHands& t) {
+            return join({"arbiter two-hands", side_name(t.side)});
+          },
           [](const Ruling& r) {
             return join({"arbiter ruling", r.kind == RulingKind::kAccept ? "accept" : "reject",
                          r.seq ? std::to_string(*r.seq) : ""});
           },
-          [](const Infraction& i) { return join({"arbiter infraction", side_name(i.side)}); },
-          [](const Promote& p) { return join({"promote", std::string_view(&p.piece, 1)}); },
+          [](const Infraction& i) {
+            return join({"arbiter infraction", side_name(i.side)});
+          },
+          [](const Promote& p) {
+            return join({"promote", std::string_view(&p.piece, 1)});
+          },
       },
       body);
 }

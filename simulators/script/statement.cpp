@@ -5,7 +5,6 @@
 namespace eboard::script {
 namespace {
 
-
 bool is_piece_letter(char c) {
   return std::string_view("PNBRQKpnbrqk?").find(c) != std::string_view::npos;
 }

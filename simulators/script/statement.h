@@ -20,60 +20,106 @@ enum class Side : std::uint8_t { kWhite, kBlack };
 enum class FlagSide : std::uint8_t { kWhite, kBlack, kBoth };
 
 // --- header lines -------------------------------------------------------------------
-struct BoardId { std::string id; };
-struct RulesName { std::string name; };
-struct TimeControl { std::string text; };           // grammar or rules.md §3 name, unparsed
-struct Start { std::string fen; };                  // "startpos" or a FEN (2 to 6 fields)
-struct Tag { std::string name; std::string value; };
-struct Param { std::string name; std::string value; };
+struct BoardId {
+  std::string id;
+};
+struct RulesName {
+  std::string name;
+};
+struct TimeControl {
+  std::string text;
+};  // grammar or rules.md §3 name, unparsed
+struct Start {
+  std::string fen;
+};  // "startpos" or a FEN (2 to 6 fields)
+struct Tag {
+  std::string name;
+  std::string value;
+};
+struct Param {
+  std::string name;
+  std::string value;
+};
 
 // --- sensor lines -------------------------------------------------------------------
 // kEmptySquare, a FEN piece letter, or '?' (occupied, identity unknown).
 inline constexpr char kEmptySquare = '.';
-struct Placement { std::array<char, 64> squares{}; };
-struct Lift { int square = 0; };
+struct Placement {
+  std::array<char, 64> squares{};
+};
+struct Lift {
+  int square = 0;
+};
 // piece: a FEN letter, '?' (occupancy-only board), or '1' '2' '3' (DGT result pieces:
 // draw, white wins, black wins; protocols.md §1.6).
-struct Put { int square = 0; char piece = '?'; };
-struct Lever { Side side = Side::kWhite; };
+struct Put {
+  int square = 0;
+  char piece = '?';
+};
+struct Lever {
+  Side side = Side::kWhite;
+};
 struct ClockTime {
   Millis white{0};
   Millis black{0};
   std::optional<int> white_moves;  // both or neither
   std::optional<int> black_moves;
 };
-struct Flag { FlagSide side = FlagSide::kWhite; };
+struct Flag {
+  FlagSide side = FlagSide::kWhite;
+};
 
 // --- operator lines (what the board cannot see) ----------------------------------------
 enum class ClaimKind : std::uint8_t {
-  kIllegalMove, kThreefold, kFifty, kFlag, kQpf, kSetup, kOrientation, kClockSetting
+  kIllegalMove,
+  kThreefold,
+  kFifty,
+  kFlag,
+  kQpf,
+  kSetup,
+  kOrientation,
+  kClockSetting
 };
 struct Claim {
   Side side = Side::kWhite;
   ClaimKind kind = ClaimKind::kIllegalMove;
   std::string uci;  // intended move, only for threefold/fifty; may be empty
 };
-struct Resign { Side side = Side::kWhite; };
+struct Resign {
+  Side side = Side::kWhite;
+};
 struct DrawAgreed {};
 struct Pause {};
 struct Resume {};
-struct AddTime { Side side = Side::kWhite; Millis amount{0}; };  // negative takes time off
-struct TwoHands { Side side = Side::kWhite; };
+struct AddTime {
+  Side side = Side::kWhite;
+  Millis amount{0};
+};  // negative takes time off
+struct TwoHands {
+  Side side = Side::kWhite;
+};
 enum class RulingKind : std::uint8_t { kAccept, kReject };
-struct Ruling { RulingKind kind = RulingKind::kAccept; std::optional<std::uint64_t> seq; };
-struct Infraction { Side side = Side::kWhite; };
+struct Ruling {
+  RulingKind kind = RulingKind::kAccept;
+  std::optional<std::uint64_t> seq;
+};
+struct Infraction {
+  Side side = Side::kWhite;
+};
 // The piece a pawn becomes where the board senses occupancy only (protocols.md §10):
 // 'q', 'r', 'b' or 'n', for the promotion standing on the board or else the next one.
-struct Promote { char piece = 'q'; };
+struct Promote {
+  char piece = 'q';
+};
 
-using Body = std::variant<BoardId, RulesName, TimeControl, Start, Tag, Param,        //
-                          Placement, Lift, Put, Lever, ClockTime, Flag,              //
-                          Claim, Resign, DrawAgreed, Pause, Resume, AddTime, TwoHands,
-                          Ruling, Infraction, Promote>;
+using Body = std::variant<BoardId, RulesName, TimeControl, Start, Tag, Param,  //
+                          Placement, Lift, Put, Lever, ClockTime, Flag,        //
+                          Claim, Resign, DrawAgreed, Pause, Resume, AddTime, TwoHands, Ruling,
+                          Infraction, Promote>;
 
 struct Statement {
-  int line = 0;               // 1-based line in the source, 0 when built in code
-  std::optional<Millis> at;   // set exactly for timed lines
+  int line = 0;              // 1-based line in the source, 0 when built in code
+  std::optional<Millis> at;  // set exactly for timed lines
   Body body;
 };
 

@@ -36,8 +36,11 @@ class Rng {
 class Generator {
  public:
   Generator(const engine::PgnGame& game, const ScriptGenOptions& options)
-      : game_(game), noise_(options.noise), occupancy_(options.sensing == ScriptSensing::kOccupancy),
-        rng_(options.seed), pos_(game.start) {
+      : game_(game),
+        noise_(options.noise),
+        occupancy_(options.sensing == ScriptSensing::kOccupancy),
+        rng_(options.seed),
+        pos_(game.start) {
     for (int s = 0; s < 64; ++s) board_[s] = engine::piece_to_char(pos_.piece_on(Square(s)));
   }
 
@@ -59,7 +62,7 @@ class Generator {
       }
       wait(noise_ == NoiseModel::kClean ? 300 : rng_.range(150, 1600));
       push(script::Lever{pos_.side_to_move() == engine::kWhite ? script::Side::kWhite
-                                                                : script::Side::kBlack});
+                                                               : script::Side::kBlack});
       pos_.make(m);
     }
     wait(500);
@@ -213,33 +216,60 @@ class Generator {
       case MoveKind::kCastling: {
         const bool king_side = engine::file_of(m.to()) == 6;
         const int rank = engine::rank_of(m.from());
-        const int rook_from = rank * 8 + (king_side ? 7 : 0), rook_to = rank * 8 + (king_side ? 5 : 3);
+        const int rook_from = rank * 8 + (king_side ? 7 : 0),
+                  rook_to = rank * 8 + (king_side ? 5 : 3);
         const char rook = board_[rook_from];
         const bool rook_first = human() && rng_.percent(30);
-        if (rook_first) { lift(rook_from); gap(); put(rook_to, rook); gap(); }
-        lift(from); gap(); put(to, mover);
-        if (!rook_first) { gap(); lift(rook_from); gap(); put(rook_to, rook); }
+        if (rook_first) {
+          lift(rook_from);
+          gap();
+          put(rook_to, rook);
+          gap();
+        }
+        lift(from);
+        gap();
+        put(to, mover);
+        if (!rook_first) {
+          gap();
+          lift(rook_from);
+          gap();
+          put(rook_to, rook);
+        }
         return;
       }
       case MoveKind::kEnPassant: {
         const int victim = engine::rank_of(m.from()) * 8 + engine::file_of(m.to());
         const bool victim_first = human() && rng_.percent(50);
-        if (victim_first) { lift(victim); gap(); }
-        lift(from); gap(); land(to, mover);
-        if (!victim_first) { gap(); lift(victim); }
+        if (victim_first) {
+          lift(victim);
+          gap();
+        }
+        lift(from);
+        gap();
+        land(to, mover);
+        if (!victim_first) {
+          gap();
+          lift(victim);
+        }
         return;
       }
-      default:
-        break;
+      default: break;
     }
     const bool capture = board_[to] != 0;
     const bool victim_first = !human() || rng_.percent(50);
-    if (capture && victim_first) { lift(to); gap(); }
+    if (capture && victim_first) {
+      lift(to);
+      gap();
+    }
     lift(from);
     gap();
-    if (capture && !victim_first) { lift(to); gap(); }
+    if (capture && !victim_first) {
+      lift(to);
+      gap();
+    }
     if (m.is_promotion()) {
-      const char promoted = engine::piece_to_char(engine::make_piece(pos_.side_to_move(), m.promotion()));
+      const char promoted =
+          engine::piece_to_char(engine::make_piece(pos_.side_to_move(), m.promotion()));
       if (human() && rng_.percent(40)) {  // the pawn first, then the new piece (4.6 allows it)
         put(to, mover);
         wait(rng_.range(150, 900));
@@ -249,7 +279,10 @@ class Generator {
       put(to, promoted);
       return;
     }
-    if (capture) put(to, mover); else land(to, mover);
+    if (capture)
+      put(to, mover);
+    else
+      land(to, mover);
   }
 
   const engine::PgnGame& game_;
@@ -283,7 +316,9 @@ const char* noise_model_name(NoiseModel noise) {
 std::vector<script::Statement> generate_script(const engine::PgnGame& game,
                                                const ScriptGenOptions& options) {
   std::vector<script::Statement> out;
-  const auto header = [&out](script::Body body) { out.push_back(script::Statement{0, std::nullopt, std::move(body)}); };
+  const auto header = [&out](script::Body body) {
+    out.push_back(script::Statement{0, std::nullopt, std::move(body)});
+  };
   if (!options.board_id.empty()) header(script::BoardId{options.board_id});
   if (!options.rules.empty()) header(script::RulesName{options.rules});
   if (!options.clock.empty()) header(script::TimeControl{options.clock});

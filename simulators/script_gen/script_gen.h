@@ -40,9 +40,9 @@ enum class ScriptSensing : std::uint8_t { kPieces, kOccupancy };
 struct ScriptGenOptions {
   NoiseModel noise = NoiseModel::kHuman;
   std::uint64_t seed = 1;
-  std::string board_id;      // empty: no `board` line
-  std::string rules;         // empty: no `rules` line
-  std::string clock;         // empty: no `clock` line
+  std::string board_id;  // empty: no `board` line
+  std::string rules;     // empty: no `rules` line
+  std::string clock;     // empty: no `clock` line
   ScriptSensing sensing = ScriptSensing::kPieces;
 };
 

@@ -59,7 +59,8 @@ int run_script(int argc, char** argv) {
       if (!parse_count(value, game_number) || game_number == 0)
         return fail("--game needs a game number from 1, not '" + value + "'");
     } else if (arg == "--seed") {
-      if (!parse_count(value, options.seed)) return fail("--seed needs a whole number, not '" + value + "'");
+      if (!parse_count(value, options.seed))
+        return fail("--seed needs a whole number, not '" + value + "'");
     } else if (arg == "--noise") {
       const auto noise = parse_noise_model(value);
       if (!noise) return fail("--noise must be clean, human or rough, not '" + value + "'");

@@ -57,7 +57,8 @@ inline std::string replay_in_process(const std::filesystem::path& script_path) {
 
 // stdout of `eboard-replay SCRIPT`; the exit status must be 0.
 inline std::string replay_program(const std::filesystem::path& script_path) {
-  const std::string command = std::string(EBOARD_BIN_DIR) + "/eboard-replay " + script_path.string();
+  const std::string command =
+      std::string(EBOARD_BIN_DIR) + "/eboard-replay " + script_path.string();
   std::string out;
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) {

@@ -18,7 +18,8 @@ inline drivers::Placement placement_of(std::string_view fen, bool occupancy_only
     if (piece == engine::kNoPiece)
       p[s] = drivers::Piece::kEmpty;
     else
-      p[s] = occupancy_only ? drivers::Piece::kOccupied : *drivers::piece_from_letter(engine::piece_to_char(piece));
+      p[s] = occupancy_only ? drivers::Piece::kOccupied
+                            : *drivers::piece_from_letter(engine::piece_to_char(piece));
   }
   return p;
 }

@@ -37,9 +37,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   eboard::daemon::BoardSession session("b1", setup, eboard::drivers::WhiteSetting::kLeft,
                                        [&seq](v1::Event) { return ++seq; });
   session.on_sensor(eboard::drivers::PlacementSeen{start_placement()}, milliseconds(0));
-  session.on_sensor(eboard::drivers::SquareChanged{12, eboard::drivers::Piece::kEmpty}, milliseconds(500));
-  session.on_sensor(eboard::drivers::SquareChanged{28, eboard::drivers::Piece::kWhitePawn}, milliseconds(900));
-  session.on_sensor(eboard::drivers::LeverPressed{eboard::drivers::ClockSide::kLeft}, milliseconds(1500));
+  session.on_sensor(eboard::drivers::SquareChanged{12, eboard::drivers::Piece::kEmpty},
+                    milliseconds(500));
+  session.on_sensor(eboard::drivers::SquareChanged{28, eboard::drivers::Piece::kWhitePawn},
+                    milliseconds(900));
+  session.on_sensor(eboard::drivers::LeverPressed{eboard::drivers::ClockSide::kLeft},
+                    milliseconds(1500));
 
   eboard::proto::FrameReader reader;
   reader.feed(std::string_view(reinterpret_cast<const char*>(data), size));

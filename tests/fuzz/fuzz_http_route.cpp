@@ -18,7 +18,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (!ok) std::abort();
     }
   }
-  if ((text.empty() || text.front() != '/') && route.kind != eboard::daemon::RouteKind::kBadRequest) std::abort();
+  if ((text.empty() || text.front() != '/') && route.kind != eboard::daemon::RouteKind::kBadRequest)
+    std::abort();
   const auto half = text.substr(0, size / 2);
   (void)eboard::daemon::etag_matches(half, text.substr(size / 2));
   return 0;

@@ -20,10 +20,10 @@ namespace {
 
 using namespace eboard::engine;
 
-constexpr SquareCode kCodes[] = {kEmptyCode, kWhitePawn, kWhiteKnight, kWhiteBishop, kWhiteRook,
-                                 kWhiteQueen, kWhiteKing, kBlackPawn, kBlackKnight, kBlackBishop,
-                                 kBlackRook, kBlackQueen, kBlackKing, kEmptyCode, kEmptyCode,
-                                 kResultDrawCode};
+constexpr SquareCode kCodes[] = {kEmptyCode,   kWhitePawn,   kWhiteKnight, kWhiteBishop,
+                                 kWhiteRook,   kWhiteQueen,  kWhiteKing,   kBlackPawn,
+                                 kBlackKnight, kBlackBishop, kBlackRook,   kBlackQueen,
+                                 kBlackKing,   kEmptyCode,   kEmptyCode,   kResultDrawCode};
 
 enum class Input { kSquare, kPress, kTime };
 
@@ -31,16 +31,16 @@ void check(const GameTracker& t, const GameEvents& events, Input input, Color pr
            std::array<int, 2>& press_credit) {
   bool press_completed = false;
   for (const GameEvent& e : events) {
-    if (e.kind == GameEventKind::kClockPressWithoutMove || e.kind == GameEventKind::kIllegalMoveCompleted)
+    if (e.kind == GameEventKind::kClockPressWithoutMove ||
+        e.kind == GameEventKind::kIllegalMoveCompleted)
       press_completed = true;
     if (e.kind != GameEventKind::kMoveCompleted) continue;
     switch (e.completion) {
-      case CompletionKind::kGameEnd:
-        break;
+      case CompletionKind::kGameEnd: break;
       case CompletionKind::kNextMove:
         if (input != Input::kSquare) std::abort();
-        if (!t.ended() && (t.recognizer().pending_count() < 2 ||
-                           t.committed().side_to_move() == e.side))
+        if (!t.ended() &&
+            (t.recognizer().pending_count() < 2 || t.committed().side_to_move() == e.side))
           std::abort();
         break;
       case CompletionKind::kClockPress:
@@ -52,8 +52,7 @@ void check(const GameTracker& t, const GameEvents& events, Input input, Color pr
           std::abort();
         }
         break;
-      default:
-        std::abort();
+      default: std::abort();
     }
   }
   if (input == Input::kPress && !press_completed) ++press_credit[int(pressed_side)];
@@ -84,9 +83,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     Input input = Input::kSquare;
     Color side = kWhite;
     switch (op & 7) {
-      case 5: tracker.lever(at, kWhite, events); input = Input::kPress; break;
-      case 6: tracker.lever(at, kBlack, events); input = Input::kPress; side = kBlack; break;
-      case 7: now += arg * 20; tracker.advance(Millis(now), events); input = Input::kTime; break;
+      case 5:
+        tracker.lever(at, kWhite, events);
+        input = Input::kPress;
+        break;
+      case 6:
+        tracker.lever(at, kBlack, events);
+        input = Input::kPress;
+        side = kBlack;
+        break;
+      case 7:
+        now += arg * 20;
+        tracker.advance(Millis(now), events);
+        input = Input::kTime;
+        break;
       default:
         tracker.square(at, Square(arg & 63), kCodes[((arg >> 6) | ((op & 3) << 2)) & 15], events);
         break;

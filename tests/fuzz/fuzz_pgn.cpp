@@ -15,8 +15,8 @@ using eboard::Result;
 namespace {
 
 bool is_roster_or_setup(std::string_view name) {
-  for (std::string_view r : {"Event", "Site", "Date", "Round", "White", "Black", "Result",
-                             "SetUp", "FEN"})
+  for (std::string_view r :
+       {"Event", "Site", "Date", "Round", "White", "Black", "Result", "SetUp", "FEN"})
     if (name == r) return true;
   return false;
 }

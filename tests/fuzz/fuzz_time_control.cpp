@@ -65,25 +65,15 @@ void run_clock(const TimeControl& control, std::string_view program) {
     const Color side = (action & 1) ? kBlack : kWhite;
     std::vector<ClockEvent> events;
     switch ((action >> 1) % 8) {
-      case 0:
-        events = clock.start(now, side);
-        break;
+      case 0: events = clock.start(now, side); break;
       case 1:
-      case 2:
-        events = clock.press(side, now, ++moves[side] - ((action >> 4) & 1));
-        break;
-      case 3:
-        events = clock.pause(now);
-        break;
-      case 4:
-        events = clock.resume(now);
-        break;
+      case 2: events = clock.press(side, now, ++moves[side] - ((action >> 4) & 1)); break;
+      case 3: events = clock.pause(now); break;
+      case 4: events = clock.resume(now); break;
       case 5:
         events = clock.adjust(side, std::chrono::milliseconds{(int(action) - 128) * 1000}, now);
         break;
-      case 6:
-        events = clock.advance(now);
-        break;
+      case 6: events = clock.advance(now); break;
       case 7: {
         ClockReading reading;
         reading.white = std::chrono::milliseconds{action * 1000};

@@ -148,9 +148,8 @@ TEST(JsonLine, FrameJsonForTheWebSocket) {
   frame.mutable_ack()->set_error("board \"b9\" is not configured");
   frame.mutable_ack()->set_code(eboard::v1::ACK_ERROR_UNKNOWN_BOARD);
   const std::string line = to_json_line(frame);
-  EXPECT_EQ(line,
-            R"({"ack":{"commandId":5,"ok":false,"error":"board \"b9\" is not configured",)"
-            R"("code":"ACK_ERROR_UNKNOWN_BOARD","seq":0}})");
+  EXPECT_EQ(line, R"({"ack":{"commandId":5,"ok":false,"error":"board \"b9\" is not configured",)"
+                  R"("code":"ACK_ERROR_UNKNOWN_BOARD","seq":0}})");
   const auto parsed = frame_from_json(line);
   ASSERT_TRUE(parsed.ok()) << parsed.error();
   EXPECT_EQ(parsed.value().ack().code(), eboard::v1::ACK_ERROR_UNKNOWN_BOARD);
@@ -209,8 +208,7 @@ void fill(google::protobuf::Message& message, int choice) {
                                     : *reflection->MutableMessage(&message, field),
                choice);
           break;
-        default:
-          ADD_FAILURE() << "unexpected type of " << field->full_name();
+        default: ADD_FAILURE() << "unexpected type of " << field->full_name();
       }
     }
   }

@@ -127,41 +127,39 @@ void expect_values(const EnumDescriptor* type, const std::vector<std::string>& n
 
 TEST(Schema, DocumentedEnumValues) {
   expect_values(eboard::v1::Side_descriptor(), {"SIDE_WHITE", "SIDE_BLACK", "SIDE_NONE"});
-  expect_values(eboard::v1::Visibility_descriptor(),
-                {"VISIBILITY_PUBLIC", "VISIBILITY_ARBITER"});
+  expect_values(eboard::v1::Visibility_descriptor(), {"VISIBILITY_PUBLIC", "VISIBILITY_ARBITER"});
   expect_values(eboard::v1::PenaltyKind_descriptor(),
                 {"PENALTY_WARNING", "PENALTY_TIME_ADDED", "PENALTY_GAME_LOST"});
-  expect_values(eboard::v1::Reason_descriptor(),
-                {"REASON_PIECE_MOVEMENT", "REASON_KING_IN_CHECK", "REASON_CASTLING",
-                 "REASON_WRONG_SIDE", "REASON_OWN_PIECE_CAPTURED",
-                 "REASON_PROMOTION_INCOMPLETE", "REASON_KING_CAPTURED",
-                 "REASON_PRESS_WITHOUT_MOVE", "REASON_TWO_HANDS", "REASON_UNEXPLAINED"});
+  expect_values(
+      eboard::v1::Reason_descriptor(),
+      {"REASON_PIECE_MOVEMENT", "REASON_KING_IN_CHECK", "REASON_CASTLING", "REASON_WRONG_SIDE",
+       "REASON_OWN_PIECE_CAPTURED", "REASON_PROMOTION_INCOMPLETE", "REASON_KING_CAPTURED",
+       "REASON_PRESS_WITHOUT_MOVE", "REASON_TWO_HANDS", "REASON_UNEXPLAINED"});
   // interfaces.md §4 plus every game_over reason of rules.md §0.2.
-  expect_values(eboard::v1::Termination_descriptor(),
-                {"TERMINATION_CHECKMATE", "TERMINATION_STALEMATE", "TERMINATION_TIME_FORFEIT",
-                 "TERMINATION_TIMEOUT_VS_INSUFFICIENT", "TERMINATION_BOTH_FLAGS",
-                 "TERMINATION_ILLEGAL_MOVE", "TERMINATION_FIVEFOLD_REPETITION",
-                 "TERMINATION_SEVENTY_FIVE_MOVES", "TERMINATION_DEAD_POSITION",
-                 "TERMINATION_AGREEMENT", "TERMINATION_RESIGNATION", "TERMINATION_ARBITER",
-                 "TERMINATION_THREEFOLD_CLAIM", "TERMINATION_FIFTY_MOVE_CLAIM",
-                 "TERMINATION_ILLEGAL_MOVE_CLAIM", "TERMINATION_ILLEGAL_POSITION",
-                 "TERMINATION_PENALTY_LADDER"});
+  expect_values(
+      eboard::v1::Termination_descriptor(),
+      {"TERMINATION_CHECKMATE", "TERMINATION_STALEMATE", "TERMINATION_TIME_FORFEIT",
+       "TERMINATION_TIMEOUT_VS_INSUFFICIENT", "TERMINATION_BOTH_FLAGS", "TERMINATION_ILLEGAL_MOVE",
+       "TERMINATION_FIVEFOLD_REPETITION", "TERMINATION_SEVENTY_FIVE_MOVES",
+       "TERMINATION_DEAD_POSITION", "TERMINATION_AGREEMENT", "TERMINATION_RESIGNATION",
+       "TERMINATION_ARBITER", "TERMINATION_THREEFOLD_CLAIM", "TERMINATION_FIFTY_MOVE_CLAIM",
+       "TERMINATION_ILLEGAL_MOVE_CLAIM", "TERMINATION_ILLEGAL_POSITION",
+       "TERMINATION_PENALTY_LADDER"});
   // rules.md D6 classification words.
   expect_values(eboard::v1::PressClassification_descriptor(),
                 {"PRESS_CLASSIFICATION_ILLEGAL", "PRESS_CLASSIFICATION_RESTART_ALLOWED",
                  "PRESS_CLASSIFICATION_NEEDS_RULING"});
   // interfaces.md §3 claim words.
-  expect_values(eboard::v1::ClaimKind_descriptor(),
-                {"CLAIM_KIND_ILLEGAL_MOVE", "CLAIM_KIND_THREEFOLD", "CLAIM_KIND_FIFTY",
-                 "CLAIM_KIND_FLAG", "CLAIM_KIND_QPF", "CLAIM_KIND_SETUP",
-                 "CLAIM_KIND_ORIENTATION", "CLAIM_KIND_CLOCK_SETTING"});
+  expect_values(
+      eboard::v1::ClaimKind_descriptor(),
+      {"CLAIM_KIND_ILLEGAL_MOVE", "CLAIM_KIND_THREEFOLD", "CLAIM_KIND_FIFTY", "CLAIM_KIND_FLAG",
+       "CLAIM_KIND_QPF", "CLAIM_KIND_SETUP", "CLAIM_KIND_ORIENTATION", "CLAIM_KIND_CLOCK_SETTING"});
 }
 
 // Every message and enum of the eboard.v1 files, for the convention checks.
 std::vector<const FileDescriptor*> schema_files() {
   return {eboard::v1::Event::descriptor()->file(), eboard::v1::Frame::descriptor()->file(),
-          eboard::v1::Command::descriptor()->file(),
-          eboard::v1::Side_descriptor()->file(),
+          eboard::v1::Command::descriptor()->file(), eboard::v1::Side_descriptor()->file(),
           eboard::v1::ClaimDecided::descriptor()->file()};
 }
 
@@ -214,8 +212,8 @@ TEST(Schema, FrameAndCommandShapes) {
   EXPECT_NE(eboard::v1::Subscribe::descriptor()->FindFieldByName("from_seq"), nullptr);
   const Descriptor* command = eboard::v1::Command::descriptor();
   for (const char* name :
-       {"command_id", "token", "new_game", "add_time", "pause", "resume", "set_result",
-        "ruling", "restore_position", "claim", "resign", "draw_agreed"}) {
+       {"command_id", "token", "new_game", "add_time", "pause", "resume", "set_result", "ruling",
+        "restore_position", "claim", "resign", "draw_agreed"}) {
     EXPECT_NE(command->FindFieldByName(name), nullptr) << name;
   }
 }

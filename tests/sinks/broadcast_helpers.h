@@ -20,8 +20,8 @@
 #include <memory>
 #include <mutex>
 #include <set>
-#include <thread>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "eboard/v1/event.pb.h"
@@ -36,11 +36,13 @@ using testing_support::poll_until;
 using testing_support::temp_dir;
 using namespace std::chrono_literals;
 
-inline const std::string kGames = std::string(EBOARD_SHARED_DIR) + "/data/pgn/candidates_matches_1950-2022.pgn";
+inline const std::string kGames =
+    std::string(EBOARD_SHARED_DIR) + "/data/pgn/candidates_matches_1950-2022.pgn";
 
 // A sensor script of game `k` of the shared corpus, played cleanly, under board id `id`.
 inline std::string make_script(const std::string& dir, const std::string& id, int k) {
-  Child sim({kBin + "/eboard-sim", "script", "--pgn", kGames, "--game", std::to_string(k), "--noise", "clean"});
+  Child sim({kBin + "/eboard-sim", "script", "--pgn", kGames, "--game", std::to_string(k),
+             "--noise", "clean"});
   sim.wait(20s);
   std::string text = sim.out();
   const auto board = text.find("board ");
@@ -69,14 +71,17 @@ class Broker {
  public:
   Broker(const std::string& dir, std::uint16_t port) : dir_(dir), port_(port) {
     std::ofstream(dir + "/mosquitto.conf")
-        << "listener " << port << " 127.0.0.1\nallow_anonymous true\npersistence true\nset_tcp_nodelay true\n"
+        << "listener " << port
+        << " 127.0.0.1\nallow_anonymous true\npersistence true\nset_tcp_nodelay true\n"
         << "persistence_location " << dir << "/\nmax_queued_messages 100000\n"
-        << "log_dest stderr\nlog_type error\nlog_type warning\nlog_type notice\nlog_type information\n"
+        << "log_dest stderr\nlog_type error\nlog_type warning\nlog_type notice\nlog_type "
+           "information\n"
         // Started as root, mosquitto would switch to its own user, who cannot write here.
         << (::getuid() == 0 ? "user root\n" : "");
   }
   bool start() {
-    child_ = std::make_unique<Child>(std::vector<std::string>{"/usr/sbin/mosquitto", "-c", dir_ + "/mosquitto.conf"});
+    child_ = std::make_unique<Child>(
+        std::vector<std::string>{"/usr/sbin/mosquitto", "-c", dir_ + "/mosquitto.conf"});
     return child_->wait_for_stderr(" running", 10s);
   }
   void stop() {
@@ -109,13 +114,15 @@ class Subscriber {
     mosq_ = mosquitto_new(id.c_str(), false, this);
     mosquitto_int_option(mosq_, MOSQ_OPT_TCP_NODELAY, 1);
     mosquitto_connect_callback_set(mosq_, [](mosquitto* m, void* self, int rc) {
-      if (rc == 0) mosquitto_subscribe(m, nullptr, static_cast<Subscriber*>(self)->filter_.c_str(), 1);
+      if (rc == 0)
+        mosquitto_subscribe(m, nullptr, static_cast<Subscriber*>(self)->filter_.c_str(), 1);
     });
     mosquitto_message_callback_set(mosq_, [](mosquitto*, void* self, const mosquitto_message* m) {
       auto* s = static_cast<Subscriber*>(self);
       std::lock_guard lock(s->mutex_);
-      s->messages_.push_back({m->topic, std::string(static_cast<const char*>(m->payload),
-                                                     static_cast<std::size_t>(m->payloadlen)),
+      s->messages_.push_back({m->topic,
+                              std::string(static_cast<const char*>(m->payload),
+                                          static_cast<std::size_t>(m->payloadlen)),
                               m->retain, std::chrono::steady_clock::now()});
     });
     mosquitto_reconnect_delay_set(mosq_, 1, 1, false);
@@ -177,13 +184,15 @@ inline HttpReply http_get(std::uint16_t port, const std::string& target,
     ::close(fd);
     return reply;
   }
-  const std::string request = "GET " + target + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" +
+  const std::string request = "GET " + target +
+                              " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" +
                               extra_headers + "\r\n";
   if (::write(fd, request.data(), request.size()) < 0) return reply;
   std::string text;
   char buffer[65536];
   ssize_t n;
-  while ((n = ::read(fd, buffer, sizeof buffer)) > 0) text.append(buffer, static_cast<std::size_t>(n));
+  while ((n = ::read(fd, buffer, sizeof buffer)) > 0)
+    text.append(buffer, static_cast<std::size_t>(n));
   ::close(fd);
   const auto end = text.find("\r\n\r\n");
   if (end == std::string::npos || text.size() < 12) return reply;

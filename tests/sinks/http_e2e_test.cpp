@@ -7,14 +7,13 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
-#include <filesystem>
-#include <sstream>
-#include <thread>
-
 #include <boost/asio/connect.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/websocket.hpp>
+#include <filesystem>
+#include <sstream>
+#include <thread>
 
 #include "eboard/v1/json.h"
 #include "tests/sinks/broadcast_helpers.h"
@@ -44,10 +43,21 @@ std::vector<v1::Event> printed(const std::string& out) {
 
 std::vector<std::string> daemon_args(const std::string& dir, std::uint16_t http,
                                      const std::vector<std::string>& boards, double speed) {
-  std::vector<std::string> args = {kBin + "/eboardd", "--http", "127.0.0.1:" + std::to_string(http),
-                                   "--journal", dir + "/journal", "--journal-fsync", "never",
-                                   "--runtime-dir", dir, "--listen", "unix:" + dir + "/events.sock",
-                                   "--print", "json", "--sim-speed", std::to_string(speed)};
+  std::vector<std::string> args = {kBin + "/eboardd",
+                                   "--http",
+                                   "127.0.0.1:" + std::to_string(http),
+                                   "--journal",
+                                   dir + "/journal",
+                                   "--journal-fsync",
+                                   "never",
+                                   "--runtime-dir",
+                                   dir,
+                                   "--listen",
+                                   "unix:" + dir + "/events.sock",
+                                   "--print",
+                                   "json",
+                                   "--sim-speed",
+                                   std::to_string(speed)};
   for (const auto& b : boards) args.insert(args.end(), {"--board", b});
   return args;
 }
@@ -70,7 +80,8 @@ ExtractRun pgn_extract(const std::string& dir, const std::string& pgn) {
   std::ofstream(dir + "/in.pgn") << pgn;
   ExtractRun run;
   run.status = std::system(("/usr/games/pgn-extract -s -o " + dir + "/out.pgn -l " + dir +
-                            "/log.txt " + dir + "/in.pgn 2>" + dir + "/err.txt").c_str());
+                            "/log.txt " + dir + "/in.pgn 2>" + dir + "/err.txt")
+                               .c_str());
   run.diagnostics = read_file(dir + "/log.txt") + read_file(dir + "/err.txt");
   run.output = read_file(dir + "/out.pgn");
   return run;
@@ -85,15 +96,17 @@ TEST(HttpE2e, LivePgnDuringAndAfterTheGameWithEtags) {
   ASSERT_TRUE(daemon.wait_for_stderr("http: serving on", 20s)) << daemon.err();
 
   // During: both games, board order as configured, moves with clocks, result "*".
-  ASSERT_TRUE(daemon.wait_for([](const std::string& out, const std::string&) {
-    return count(out, "\"moveCompleted\"") >= 8;
-  }, 60s));
+  ASSERT_TRUE(
+      daemon.wait_for([](const std::string& out,
+                         const std::string&) { return count(out, "\"moveCompleted\"") >= 8; },
+                      60s));
   HttpReply during = http_get(port, "/live.pgn");
   ASSERT_EQ(during.status, 200);
   EXPECT_EQ(during.headers["content-type"], "application/x-chess-pgn; charset=utf-8");
   const auto first = during.body.find("[White \"White, Player\"]");
   ASSERT_NE(first, std::string::npos) << during.body;
-  EXPECT_NE(during.body.find("[Event \"", first + 1), std::string::npos) << "the second board's game";
+  EXPECT_NE(during.body.find("[Event \"", first + 1), std::string::npos)
+      << "the second board's game";
   EXPECT_NE(during.body.find("{[%clk 0:0"), std::string::npos);
   ExtractRun run = pgn_extract(dir, during.body);
   EXPECT_EQ(run.status, 0);
@@ -104,10 +117,14 @@ TEST(HttpE2e, LivePgnDuringAndAfterTheGameWithEtags) {
   ASSERT_TRUE(daemon.wait_for_stdout("\"gameEnded\"", 60s));
   ASSERT_TRUE(daemon.wait_for_stderr("script finished", 60s));
   HttpReply after;
-  ASSERT_TRUE(poll_until([&] {
-    after = http_get(port, "/boards/h1.pgn");
-    return after.body.find("4. Qxf7#") != std::string::npos && after.body.find(" 1-0\n") != std::string::npos;
-  }, 10s)) << after.body;
+  ASSERT_TRUE(poll_until(
+      [&] {
+        after = http_get(port, "/boards/h1.pgn");
+        return after.body.find("4. Qxf7#") != std::string::npos &&
+               after.body.find(" 1-0\n") != std::string::npos;
+      },
+      10s))
+      << after.body;
   run = pgn_extract(dir, http_get(port, "/live.pgn").body);
   EXPECT_EQ(run.status, 0);
   EXPECT_EQ(run.diagnostics, "");
@@ -150,24 +167,33 @@ TEST(HttpE2e, OverlayInHeadlessChromiumShowsTheFinalPosition) {
   const std::string chromium =
       "chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
       "--disable-background-networking --disable-component-update --disable-sync "
-      "--hide-scrollbars --window-size=960,580 --virtual-time-budget=4000 --user-data-dir=" + dir + "/profile ";
-  ASSERT_EQ(std::system((chromium + "--dump-dom '" + url + "' >" + dir + "/dom.html 2>/dev/null").c_str()), 0);
+      "--hide-scrollbars --window-size=960,580 --virtual-time-budget=4000 --user-data-dir=" +
+      dir + "/profile ";
+  ASSERT_EQ(std::system(
+                (chromium + "--dump-dom '" + url + "' >" + dir + "/dom.html 2>/dev/null").c_str()),
+            0);
   const std::string dom = read_file(dir + "/dom.html");
-  EXPECT_NE(dom.find("data-placement=\"" + placement + "\""), std::string::npos) << placement << "\n" << dom;
+  EXPECT_NE(dom.find("data-placement=\"" + placement + "\""), std::string::npos)
+      << placement << "\n"
+      << dom;
   EXPECT_NE(dom.find("data-result=\"1-0\""), std::string::npos);
   // Top bar Black, bottom bar White (not flipped); the clocks as last reported.
   const auto top = dom.find("id=\"top\"");
   const auto bottom = dom.find("id=\"bottom\"");
   ASSERT_NE(top, std::string::npos);
   ASSERT_NE(bottom, std::string::npos);
-  EXPECT_NE(dom.find("data-ms=\"" + std::to_string(black_ms) + "\"", top), std::string::npos) << black_ms;
-  EXPECT_NE(dom.find("data-ms=\"" + std::to_string(white_ms) + "\"", bottom), std::string::npos) << white_ms;
+  EXPECT_NE(dom.find("data-ms=\"" + std::to_string(black_ms) + "\"", top), std::string::npos)
+      << black_ms;
+  EXPECT_NE(dom.find("data-ms=\"" + std::to_string(white_ms) + "\"", bottom), std::string::npos)
+      << white_ms;
   EXPECT_NE(dom.find("Qxf7#"), std::string::npos);
 
   const std::string artifacts = kBin + "/../test-artifacts";
   fs::create_directories(artifacts);
   const std::string png = artifacts + "/overlay.png";
-  ASSERT_EQ(std::system((chromium + "--screenshot=" + png + " '" + url + "' >/dev/null 2>&1").c_str()), 0);
+  ASSERT_EQ(
+      std::system((chromium + "--screenshot=" + png + " '" + url + "' >/dev/null 2>&1").c_str()),
+      0);
   ASSERT_GT(fs::file_size(png), 10000u);
   std::cout << "[ artifact ] " << fs::canonical(png).string() << "\n";
 }
@@ -180,10 +206,10 @@ TEST(HttpE2e, SlowAndVanishedClientsNeverDelayTheBoard) {
   namespace beast = boost::beast;
   const std::string dir = temp_dir("slow");
   const std::uint16_t port = free_tcp_port();
-  Child daemon({kBin + "/eboardd", "--http", "127.0.0.1:" + std::to_string(port), "--ws-queue-bytes", "4096",
-                "--journal", dir + "/journal", "--journal-fsync", "never", "--runtime-dir", dir,
-                "--listen", "unix:" + dir + "/events.sock", "--print", "json", "--sim-speed", "2",
-                "--board", "b1=sim:" + kMate});
+  Child daemon({kBin + "/eboardd", "--http", "127.0.0.1:" + std::to_string(port),
+                "--ws-queue-bytes", "4096", "--journal", dir + "/journal", "--journal-fsync",
+                "never", "--runtime-dir", dir, "--listen", "unix:" + dir + "/events.sock",
+                "--print", "json", "--sim-speed", "2", "--board", "b1=sim:" + kMate});
   ASSERT_TRUE(daemon.wait_for_stderr("http: serving on", 20s)) << daemon.err();
 
   asio::io_context io;
@@ -198,7 +224,8 @@ TEST(HttpE2e, SlowAndVanishedClientsNeverDelayTheBoard) {
   }
   asio::ip::tcp::socket half(io);
   half.connect({asio::ip::make_address("127.0.0.1"), port});
-  asio::write(half, asio::buffer(std::string("GET /live.pgn HTTP/1.1\r\nHost: x\r\n")));  // never ends
+  asio::write(half,
+              asio::buffer(std::string("GET /live.pgn HTTP/1.1\r\nHost: x\r\n")));  // never ends
 
   beast::websocket::stream<asio::ip::tcp::socket> good(io);
   good.next_layer().connect({asio::ip::make_address("127.0.0.1"), port});
@@ -226,7 +253,8 @@ TEST(HttpE2e, SlowAndVanishedClientsNeverDelayTheBoard) {
   ASSERT_TRUE(daemon.wait_for_stdout("\"gameEnded\"", 10s));
   std::vector<std::uint32_t> want;
   for (const auto& e : printed(daemon.out())) {
-    if (e.seq() > from && e.seq() <= got.back() && e.visibility() == v1::VISIBILITY_PUBLIC) want.push_back(e.seq());
+    if (e.seq() > from && e.seq() <= got.back() && e.visibility() == v1::VISIBILITY_PUBLIC)
+      want.push_back(e.seq());
   }
   EXPECT_EQ(got, want);
   EXPECT_GT(got.size(), 10u);
@@ -247,10 +275,11 @@ TEST(HttpE2e, NonReadingWebSocketIsDroppedWithAReasonOthersAreNotDelayed) {
   const std::string script = make_script(dir, "w1", 3);
   const double speed = std::max(1.0, script_seconds(script) / 8.0);  // about 8 s of play
   const std::uint16_t port = free_tcp_port();
-  Child daemon({kBin + "/eboardd", "--http", "127.0.0.1:" + std::to_string(port), "--ws-queue-bytes", "4096",
-                "--journal", dir + "/journal", "--journal-fsync", "never", "--runtime-dir", dir,
-                "--listen", "unix:" + dir + "/events.sock", "--print", "json", "--sim-speed",
-                std::to_string(speed), "--board", "w1=sim:" + script});
+  Child daemon({kBin + "/eboardd", "--http", "127.0.0.1:" + std::to_string(port),
+                "--ws-queue-bytes", "4096", "--journal", dir + "/journal", "--journal-fsync",
+                "never", "--runtime-dir", dir, "--listen", "unix:" + dir + "/events.sock",
+                "--print", "json", "--sim-speed", std::to_string(speed), "--board",
+                "w1=sim:" + script});
   ASSERT_TRUE(daemon.wait_for_stderr("http: serving on", 20s)) << daemon.err();
 
   asio::io_context io;
@@ -283,12 +312,14 @@ TEST(HttpE2e, NonReadingWebSocketIsDroppedWithAReasonOthersAreNotDelayed) {
       }
       auto frame = proto::frame_from_json(beast::buffers_to_string(buffer.data()));
       if (!frame.ok() || !frame->has_event()) continue;
-      arrivals.push_back({frame->event().seq(), frame->event().at_ms(), std::chrono::steady_clock::now()});
+      arrivals.push_back(
+          {frame->event().seq(), frame->event().at_ms(), std::chrono::steady_clock::now()});
     }
   });
 
   // The frozen client's queue overflows during the game: the daemon names it and why.
-  const bool dropped = daemon.wait_for_stderr("dropped: too slow: more than 4096 bytes waiting", 120s);
+  const bool dropped =
+      daemon.wait_for_stderr("dropped: too slow: more than 4096 bytes waiting", 120s);
   std::string close_reason;
   beast::error_code frozen_error;
   if (dropped) {
@@ -310,9 +341,10 @@ TEST(HttpE2e, NonReadingWebSocketIsDroppedWithAReasonOthersAreNotDelayed) {
     while (std::getline(in, line)) n += line.find(" lever ") != std::string::npos;
     return n;
   }();
-  const bool all_moves = daemon.wait_for([&](const std::string& out, const std::string&) {
-    return count(out, "\"moveCompleted\"") >= plies;
-  }, 20s);
+  const bool all_moves =
+      daemon.wait_for([&](const std::string& out,
+                          const std::string&) { return count(out, "\"moveCompleted\"") >= plies; },
+                      20s);
   daemon.kill(SIGTERM);
   reader.join();
   ASSERT_TRUE(dropped) << daemon.err();
@@ -327,7 +359,8 @@ TEST(HttpE2e, NonReadingWebSocketIsDroppedWithAReasonOthersAreNotDelayed) {
   for (const auto& a : arrivals) got.push_back(a.seq);
   std::vector<std::uint32_t> want;
   for (const auto& e : printed(daemon.out())) {
-    if (e.seq() >= got.front() && e.seq() <= got.back() && e.visibility() == v1::VISIBILITY_PUBLIC) {
+    if (e.seq() >= got.front() && e.seq() <= got.back() &&
+        e.visibility() == v1::VISIBILITY_PUBLIC) {
       want.push_back(e.seq());
     }
   }

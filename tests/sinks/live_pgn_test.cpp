@@ -101,12 +101,14 @@ TEST(LivePgn, IllegalMoveThatStoodStartsANewRecord) {
   stood.mutable_illegal_move_stood()->set_side(v1::SIDE_BLACK);
   stood.mutable_illegal_move_stood()->set_fen(kStood);
   EXPECT_TRUE(pgn.apply(stood));
-  EXPECT_TRUE(pgn.apply(move(3, "g1f3", "rnb1kbnr/pppppppp/8/8/3qP3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 2 2",
-                             170'000, 175'000)));
+  EXPECT_TRUE(
+      pgn.apply(move(3, "g1f3", "rnb1kbnr/pppppppp/8/8/3qP3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 2 2",
+                     170'000, 175'000)));
   auto games = engine::read_pgn(pgn.text(), "live.pgn");
   ASSERT_TRUE(games.ok()) << games.error() << "\n" << pgn.text();
   ASSERT_EQ(games->size(), 2u) << pgn.text();
-  EXPECT_NE(games->at(0).comments.back().find("Black's illegal move d8d4 stood"), std::string::npos);
+  EXPECT_NE(games->at(0).comments.back().find("Black's illegal move d8d4 stood"),
+            std::string::npos);
   EXPECT_EQ(*games->at(1).tag("White"), "Anand, V");
   EXPECT_EQ(*games->at(1).tag("SetUp"), "1");
   EXPECT_EQ(*games->at(1).tag("FEN"), kStood);

@@ -101,8 +101,8 @@ std::optional<std::string> DumpSession::resolve_device() {
   for (const auto& candidate : drivers::dgt_candidates(drivers::list_serial_ports())) {
     const auto serial = probe_serial(candidate.path, milliseconds(3000));
     if (serial && (!options_.spec.serial || *serial == *options_.spec.serial)) {
-      log_ << "eboard-dump: found board " << *serial << " at "
-           << drivers::describe_port(candidate) << "\n";
+      log_ << "eboard-dump: found board " << *serial << " at " << drivers::describe_port(candidate)
+           << "\n";
       return candidate.path;
     }
   }
@@ -172,8 +172,9 @@ void DumpSession::handle(DecoderOutput& out, TimePoint now) {
         print(script::Put{change->square, drivers::piece_letter(change->piece)}, now);
       }
     } else if (const auto* lever = std::get_if<drivers::LeverPressed>(&event)) {
-      print(script::Lever{sides_.is_white(lever->side) ? script::Side::kWhite : script::Side::kBlack},
-            now);
+      print(
+          script::Lever{sides_.is_white(lever->side) ? script::Side::kWhite : script::Side::kBlack},
+          now);
     } else if (const auto* flag = std::get_if<drivers::FlagShown>(&event)) {
       print(script::Flag{sides_.is_white(flag->side) ? script::FlagSide::kWhite
                                                      : script::FlagSide::kBlack},
@@ -204,8 +205,8 @@ void DumpSession::handle(DecoderOutput& out, TimePoint now) {
     } else if (std::holds_alternative<drivers::ClockAbsent>(event)) {
       log_ << "eboard-dump: no clock connected to the board\n";
     } else if (const auto* failed = std::get_if<drivers::ClockCommandFailed>(&event)) {
-      log_ << "eboard-dump: clock command " << int{failed->command} << " failed: "
-           << failed->reason << "\n";
+      log_ << "eboard-dump: clock command " << int{failed->command} << " failed: " << failed->reason
+           << "\n";
     }
   }
   out.events.clear();
@@ -229,15 +230,17 @@ int DumpSession::run() {
       if (auto* error = std::get_if<drivers::IoError>(&written)) {
         lose_link(now, error->message);
       } else {
-        unsent_.erase(unsent_.begin(), unsent_.begin() + static_cast<long>(std::get<std::size_t>(written)));
+        unsent_.erase(unsent_.begin(),
+                      unsent_.begin() + static_cast<long>(std::get<std::size_t>(written)));
       }
     }
     std::optional<TimePoint> wake = port_ ? driver_.next_deadline() : reconnect_at_;
-    if (options_.duration) wake = std::min(wake.value_or(start_ + *options_.duration), start_ + *options_.duration);
+    if (options_.duration)
+      wake = std::min(wake.value_or(start_ + *options_.duration), start_ + *options_.duration);
     int timeout_ms = 1000;
     if (wake) {
-      timeout_ms = static_cast<int>(std::clamp<long long>(
-          std::chrono::ceil<milliseconds>(*wake - now).count(), 0, 1000));
+      timeout_ms = static_cast<int>(
+          std::clamp<long long>(std::chrono::ceil<milliseconds>(*wake - now).count(), 0, 1000));
     }
     pollfd fds[2] = {{signal_fd, POLLIN, 0}, {port_ ? port_->fd() : -1, POLLIN, 0}};
     if (port_ && !unsent_.empty()) fds[1].events |= POLLOUT;

@@ -127,13 +127,15 @@ int run_events_client(const EventsOptions& options, std::ostream& out, std::ostr
   proto::FrameReader reader;
   bool acked = false;
   std::map<std::pair<std::string, std::uint32_t>, v1::Event> early;  // until the ack
-  const auto deadline = options.timeout ? std::optional(Clock::now() + *options.timeout) : std::nullopt;
+  const auto deadline =
+      options.timeout ? std::optional(Clock::now() + *options.timeout) : std::nullopt;
   char buffer[65536];
   v1::Frame frame;
   for (;;) {
     int wait_ms = -1;
     if (deadline) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - Clock::now());
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(*deadline - Clock::now());
       if (left.count() <= 0) {
         err << "eboard-events: --timeout reached\n";
         ::close(fd);
@@ -162,9 +164,7 @@ int run_events_client(const EventsOptions& options, std::ostream& out, std::ostr
       }
       if (status.value() == proto::ReadStatus::kNeedMore) break;
       switch (frame.msg_case()) {
-        case v1::Frame::kSnapshot:
-          printer.snapshot(frame.snapshot());
-          break;
+        case v1::Frame::kSnapshot: printer.snapshot(frame.snapshot()); break;
         case v1::Frame::kEvent:
           if (!acked) {
             early.insert_or_assign({frame.event().board_id(), frame.event().seq()}, frame.event());
@@ -196,8 +196,7 @@ int run_events_client(const EventsOptions& options, std::ostream& out, std::ostr
               << (frame.goodbye().detail().empty() ? "" : ": " + frame.goodbye().detail()) << "\n";
           ::close(fd);
           return 1;
-        default:
-          break;
+        default: break;
       }
     }
   }

@@ -1,8 +1,7 @@
 // eboard-events [--connect unix:PATH|tcp:HOST:PORT] [--board NAME] [--from-seq N]
 // [--format json|text] (interfaces.md §2): prints a running daemon's events.
-#include <iostream>
-
 #include <boost/program_options.hpp>
+#include <iostream>
 
 #include "daemon/programs/eboard_events/events_client.h"
 #include "daemon/sinks/mqtt_view.h"
@@ -13,7 +12,8 @@ namespace po = boost::program_options;
 // --mqtt HOST:PORT --site NAME: the event-wide view through the broker.
 int run_mqtt(const po::variables_map& vm, const eboard::daemon::EventsOptions& options) {
   eboard::daemon::MqttViewOptions view;
-  if (auto error = eboard::daemon::parse_host_port(vm["mqtt"].as<std::string>(), "--mqtt", view.host, view.port)) {
+  if (auto error = eboard::daemon::parse_host_port(vm["mqtt"].as<std::string>(), "--mqtt",
+                                                   view.host, view.port)) {
     std::cerr << "eboard-events: " << *error << "\n";
     return 2;
   }

@@ -92,7 +92,8 @@ int run_epd(const std::string& file, std::uint64_t max_depth, std::uint64_t max_
       } else {
         ++failed;
         std::printf("FAIL %s depth %d expected %llu got %llu\n", entry.fen.c_str(), depth,
-                    static_cast<unsigned long long>(expected), static_cast<unsigned long long>(got));
+                    static_cast<unsigned long long>(expected),
+                    static_cast<unsigned long long>(got));
       }
     }
   }

@@ -53,13 +53,20 @@ int main(int argc, char** argv) {
     }
     const bool takes_value = arg == "--rules" || arg == "--clock" || arg == "--pgn-out";
     if (takes_value && i + 1 >= argc) return usage_error("option '" + arg + "' needs a value");
-    if (arg == "--rules") options.rules = argv[++i];
-    else if (arg == "--clock") options.clock = argv[++i];
-    else if (arg == "--pgn-out") pgn_out = argv[++i];
-    else if (arg == "--raw") options.raw = true;
-    else if (arg.size() > 1 && arg[0] == '-') return usage_error("unknown option '" + arg + "' (see --help)");
-    else if (!script_path.empty()) return usage_error("only one SCRIPT may be given");
-    else script_path = arg;
+    if (arg == "--rules")
+      options.rules = argv[++i];
+    else if (arg == "--clock")
+      options.clock = argv[++i];
+    else if (arg == "--pgn-out")
+      pgn_out = argv[++i];
+    else if (arg == "--raw")
+      options.raw = true;
+    else if (arg.size() > 1 && arg[0] == '-')
+      return usage_error("unknown option '" + arg + "' (see --help)");
+    else if (!script_path.empty())
+      return usage_error("only one SCRIPT may be given");
+    else
+      script_path = arg;
   }
   if (script_path.empty()) return usage_error("a SCRIPT is needed (see --help)");
 

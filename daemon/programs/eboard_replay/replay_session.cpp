@@ -11,7 +11,9 @@ namespace {
 
 using engine::Color;
 
-Color color_of_side(script::Side s) { return s == script::Side::kWhite ? engine::kWhite : engine::kBlack; }
+Color color_of_side(script::Side s) {
+  return s == script::Side::kWhite ? engine::kWhite : engine::kBlack;
+}
 
 template <class... F>
 struct Overload : F... {
@@ -30,7 +32,10 @@ engine::OperatorAction action_of(const script::Body& body) {
                    a.claim = script::claim_kind_name(c.kind);
                    a.uci = c.uci;
                  },
-                 [&](const script::Resign& r) { a.kind = K::kResign; a.side = color_of_side(r.side); },
+                 [&](const script::Resign& r) {
+                   a.kind = K::kResign;
+                   a.side = color_of_side(r.side);
+                 },
                  [&](const script::DrawAgreed&) { a.kind = K::kDrawAgreed; },
                  [&](const script::Pause&) { a.kind = K::kPause; },
                  [&](const script::Resume&) { a.kind = K::kResume; },
@@ -39,13 +44,19 @@ engine::OperatorAction action_of(const script::Body& body) {
                    a.side = color_of_side(t.side);
                    a.amount = t.amount;
                  },
-                 [&](const script::TwoHands& t) { a.kind = K::kTwoHands; a.side = color_of_side(t.side); },
+                 [&](const script::TwoHands& t) {
+                   a.kind = K::kTwoHands;
+                   a.side = color_of_side(t.side);
+                 },
                  [&](const script::Ruling& r) {
                    a.kind = K::kRuling;
                    a.accept = r.kind == script::RulingKind::kAccept;
                    a.seq = r.seq;
                  },
-                 [&](const script::Infraction& i) { a.kind = K::kInfraction; a.side = color_of_side(i.side); },
+                 [&](const script::Infraction& i) {
+                   a.kind = K::kInfraction;
+                   a.side = color_of_side(i.side);
+                 },
                  [](const auto&) {},
              },
              body);
@@ -65,14 +76,16 @@ std::optional<std::string> ReplaySession::header(const script::Body& body) {
 }
 
 std::optional<std::string> ReplaySession::build() {
-  const std::string rules_name = options_.rules.value_or(rules_name_.empty() ? "fide-standard" : rules_name_);
+  const std::string rules_name =
+      options_.rules.value_or(rules_name_.empty() ? "fide-standard" : rules_name_);
   auto rules = engine::rule_set_by_name(rules_name);
   if (!rules) return rules.error();
   engine::TrackerConfig config;
   config.rules = rules.value();
   for (const auto& [name, value] : params_)
     if (auto error = engine::apply_param(config.rules, name, value)) return error->message;
-  const std::string clock = options_.clock.value_or(clock_text_.empty() ? config.rules.default_clock : clock_text_);
+  const std::string clock =
+      options_.clock.value_or(clock_text_.empty() ? config.rules.default_clock : clock_text_);
   auto control = engine::parse_time_control(clock);
   if (!control) return control.error();
   config.time_control = control.value();
@@ -86,7 +99,8 @@ std::optional<std::string> ReplaySession::build() {
   return std::nullopt;
 }
 
-std::optional<std::string> ReplaySession::feed(const script::Statement& statement, engine::GameEvents& out) {
+std::optional<std::string> ReplaySession::feed(const script::Statement& statement,
+                                               engine::GameEvents& out) {
   if (!statement.at) return header(statement.body);
   if (!tracker_)
     if (auto error = build()) return error;
@@ -128,8 +142,10 @@ void ReplaySession::timed(const script::Body& body, engine::Millis at, engine::G
     r.black_moves = c->black_moves;
     t.clock_reading(at, r, out);
   } else if (const auto* f = std::get_if<script::Flag>(&body)) {
-    if (f->side == script::FlagSide::kBoth) t.both_flags(at, out);  // order unknown (D10)
-    else t.flag(at, f->side == script::FlagSide::kWhite ? engine::kWhite : engine::kBlack, out);
+    if (f->side == script::FlagSide::kBoth)
+      t.both_flags(at, out);  // order unknown (D10)
+    else
+      t.flag(at, f->side == script::FlagSide::kWhite ? engine::kWhite : engine::kBlack, out);
   } else if (const auto* pr = std::get_if<script::Promote>(&body)) {
     t.promotion_choice(at, engine::type_of(engine::piece_from_char(pr->piece)), out);
   } else {

@@ -12,14 +12,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   switch (parsed->action) {
-    case eboard::daemon::ConfigAction::kHelp:
-      std::cout << eboard::daemon::config_help();
-      return 0;
+    case eboard::daemon::ConfigAction::kHelp: std::cout << eboard::daemon::config_help(); return 0;
     case eboard::daemon::ConfigAction::kVersion:
       std::cout << "eboardd " << eboard::daemon::kDaemonVersion << "\n";
       return 0;
-    case eboard::daemon::ConfigAction::kRun:
-      break;
+    case eboard::daemon::ConfigAction::kRun: break;
   }
   eboard::daemon::SystemClock clock;
   return eboard::daemon::run_daemon(parsed->config, clock, std::cout, std::cerr);

@@ -10,12 +10,12 @@
 // closed. It does no I/O and allocates only what the frames it holds need.
 #pragma once
 
+#include <google/protobuf/message_lite.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
-
-#include <google/protobuf/message_lite.h>
 
 #include "engine/util/result.h"
 
@@ -61,7 +61,7 @@ class FrameReader {
 
   std::size_t max_frame_bytes_;
   std::string buffer_;
-  std::size_t start_ = 0;      // first unconsumed byte of buffer_
+  std::size_t start_ = 0;       // first unconsumed byte of buffer_
   std::uint64_t consumed_ = 0;  // stream offset of buffer_[start_]
   std::string error_;
 };

@@ -33,12 +33,11 @@ void append_hex4(std::string& out, std::uint32_t unit) {
 // Code points libprotobuf escapes although JSON allows them raw: C1 controls and
 // invisible format characters (its json_escaping table, checked by json_test).
 bool escaped_code_point(std::uint32_t cp) {
-  return (cp >= 0x80 && cp <= 0x9F) || cp == 0xAD || (cp >= 0x600 && cp <= 0x603) ||
-         cp == 0x6DD || cp == 0x70F || cp == 0x17B4 || cp == 0x17B5 ||
-         (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202E) ||
-         (cp >= 0x2060 && cp <= 0x2064) || (cp >= 0x206A && cp <= 0x206F) || cp == 0xFEFF ||
-         (cp >= 0xFFF9 && cp <= 0xFFFB) || (cp >= 0x1D173 && cp <= 0x1D17A) ||
-         cp == 0xE0001 || (cp >= 0xE0020 && cp <= 0xE007F);
+  return (cp >= 0x80 && cp <= 0x9F) || cp == 0xAD || (cp >= 0x600 && cp <= 0x603) || cp == 0x6DD ||
+         cp == 0x70F || cp == 0x17B4 || cp == 0x17B5 || (cp >= 0x200B && cp <= 0x200F) ||
+         (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2060 && cp <= 0x2064) ||
+         (cp >= 0x206A && cp <= 0x206F) || cp == 0xFEFF || (cp >= 0xFFF9 && cp <= 0xFFFB) ||
+         (cp >= 0x1D173 && cp <= 0x1D17A) || cp == 0xE0001 || (cp >= 0xE0020 && cp <= 0xE007F);
 }
 
 // Length of the valid UTF-8 sequence at text[at] and its code point; 0 if invalid.
@@ -151,8 +150,7 @@ void append_value(std::string& out, const pb::Message& message, const pb::FieldD
       append_message(out, repeated ? reflection->GetRepeatedMessage(message, field, index)
                                    : reflection->GetMessage(message, field));
       break;
-    default:
-      assert(false && "type not used by the eboard.v1 schema");
+    default: assert(false && "type not used by the eboard.v1 schema");
   }
 }
 
@@ -196,8 +194,7 @@ Result<Message> parse(std::string_view line) {
   Message message;
   const auto status = pbutil::JsonStringToMessage(line, &message, options);
   if (!status.ok()) {
-    return Error{"not a JSON " + message.GetTypeName() + ": " +
-                 std::string(status.message())};
+    return Error{"not a JSON " + message.GetTypeName() + ": " + std::string(status.message())};
   }
   return message;
 }

@@ -8,8 +8,8 @@
 #include "engine/board/fen.h"
 #include "engine/board/notation.h"
 #include "tests/daemon/placement_of.h"
-#include "tests/daemon/published_events.h"
 #include "tests/daemon/play_move.h"
+#include "tests/daemon/published_events.h"
 
 namespace eboard::daemon {
 namespace {
@@ -18,8 +18,8 @@ namespace v1 = eboard::v1;
 using drivers::ClockSide;
 using std::chrono::milliseconds;
 using testing_support::placement_of;
-using testing_support::PublishedEvents;
 using testing_support::play_move;
+using testing_support::PublishedEvents;
 
 drivers::ClockReading reading(ClockSide turn, int left_s, int right_s) {
   drivers::ClockReading r;
@@ -166,7 +166,8 @@ TEST_F(SessionTest, UnexplainedDifferenceAfterRestartAsksForARestore) {
   for (const auto& e : published_.events) {
     if (e.has_restore_requested()) {
       restore = true;
-      EXPECT_EQ(e.restore_requested().fen(), "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1");
+      EXPECT_EQ(e.restore_requested().fen(),
+                "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1");
     }
   }
   EXPECT_TRUE(restore);
@@ -181,7 +182,8 @@ TEST_F(SessionTest, CommandsAreCheckedAndAnswered) {
   session.on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(0));
   int t = 0;
   play_move(session, sq('e', 2), sq('e', 4), drivers::Piece::kWhitePawn, ClockSide::kLeft, t);
-  EXPECT_EQ(session.command(command, milliseconds(t)).code(), v1::ACK_ERROR_INVALID_ARGUMENT);  // no side
+  EXPECT_EQ(session.command(command, milliseconds(t)).code(),
+            v1::ACK_ERROR_INVALID_ARGUMENT);  // no side
   command.mutable_add_time()->set_side(v1::SIDE_BLACK);
   const v1::Ack ok = session.command(command, milliseconds(t));
   EXPECT_TRUE(ok.ok()) << ok.error();

@@ -1,10 +1,10 @@
 #include "daemon/core/config.h"
 
+#include <gtest/gtest.h>
+
 #include <fstream>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 namespace eboard::daemon {
 namespace {
@@ -31,8 +31,8 @@ TEST(Config, UnknownOptionIsAnError) {
 // Found by fuzz_config: Program_options' error text looped forever on a token holding
 // its own placeholder. Each of these used to hang.
 TEST(Config, TokensThatLookLikePlaceholdersGiveAnError) {
-  for (const char* token : {"-hh%original_token%", "--x%original_token%", "--%option%",
-                            "--rules=%value%"}) {
+  for (const char* token :
+       {"-hh%original_token%", "--x%original_token%", "--%option%", "--rules=%value%"}) {
     auto parsed = parse({token});
     ASSERT_FALSE(parsed.ok()) << token;
     EXPECT_FALSE(parsed.error().empty());
@@ -49,7 +49,8 @@ TEST(Config, BadTimeControlNamesTheOption) {
 }
 
 TEST(Config, BadBoardSpecs) {
-  for (const char* spec : {"b1", "b1=foo:bar", "b 1=dgt:/dev/x", "b1=dgt:auto", "b1=dgt:/x,colour=red"}) {
+  for (const char* spec :
+       {"b1", "b1=foo:bar", "b 1=dgt:/dev/x", "b1=dgt:auto", "b1=dgt:/x,colour=red"}) {
     auto parsed = parse({"--board", spec});
     ASSERT_FALSE(parsed.ok()) << spec;
     EXPECT_NE(parsed.error().find(spec), std::string::npos) << parsed.error();
@@ -97,7 +98,8 @@ TEST(Config, JournalFsyncPoliciesAndBootIdFile) {
   ASSERT_TRUE(parsed.ok()) << parsed.error();
   EXPECT_EQ(parsed->config.fsync, FsyncPolicy::kAfterPublish);
   EXPECT_EQ(parsed->config.boot_id_file, "/tmp/boot");
-  EXPECT_EQ(parse({"--board", "b1=dgt:/dev/a"})->config.boot_id_file, "/proc/sys/kernel/random/boot_id");
+  EXPECT_EQ(parse({"--board", "b1=dgt:/dev/a"})->config.boot_id_file,
+            "/proc/sys/kernel/random/boot_id");
   auto bad = parse({"--board", "b1=dgt:/dev/a", "--journal-fsync", "afterpublish"});
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().find("after-publish"), std::string::npos) << bad.error();

@@ -1,6 +1,7 @@
 // eboardd end to end: the DGT emulator on a pty -> eboardd -> consumers, as real
 // processes over real ptys and sockets (issue 6 "Tests"). Waits are on output with
 // bounded timeouts, never fixed sleeps.
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -9,8 +10,6 @@
 #include <fstream>
 #include <map>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 #include "eboard/v1/framing.h"
 #include "eboard/v1/json.h"
@@ -31,9 +30,11 @@ TEST(DaemonE2e, TwoConsumersGetTheSameWholeGameAsEboardReplay) {
   Child daemon(args);
   ASSERT_TRUE(ready(daemon)) << daemon.err();
   Child unix_consumer({kBin + "/eboard-events", "--connect", "unix:" + dir + "/events.sock",
-                       "--from-seq", "1", "--format", "json", "--until-game-end", "--timeout", "60"});
+                       "--from-seq", "1", "--format", "json", "--until-game-end", "--timeout",
+                       "60"});
   Child tcp_consumer({kBin + "/eboard-events", "--connect", "tcp:127.0.0.1:" + std::to_string(port),
-                      "--from-seq", "1", "--format", "json", "--until-game-end", "--timeout", "60"});
+                      "--from-seq", "1", "--format", "json", "--until-game-end", "--timeout",
+                      "60"});
   ASSERT_EQ(unix_consumer.wait(70s), 0) << unix_consumer.err() << daemon.err();
   ASSERT_EQ(tcp_consumer.wait(70s), 0) << tcp_consumer.err();
   EXPECT_EQ(unix_consumer.out(), tcp_consumer.out());
@@ -88,7 +89,8 @@ void kill_nine_mid_game_loses_nothing(const std::string& fsync) {
     first_life = parse_events(daemon.out());
   }
   // A power cut's torn record at the end of the journal.
-  std::ofstream(dir + "/journal/b1.journal", std::ios::app | std::ios::binary) << std::string("\x40\x01\x02", 3);
+  std::ofstream(dir + "/journal/b1.journal", std::ios::app | std::ios::binary)
+      << std::string("\x40\x01\x02", 3);
   Child again(args);
   ASSERT_TRUE(ready(again)) << again.err();
   EXPECT_NE(again.err().find("cut off"), std::string::npos) << again.err();
@@ -105,8 +107,8 @@ void kill_nine_mid_game_loses_nothing(const std::string& fsync) {
     EXPECT_FALSE(e.has_restore_requested()) << proto::to_json_line(e);
   }
   // A consumer from seq 1 gets the whole game: every move once, in order.
-  Child consumer({kBin + "/eboard-events", "--connect", "unix:" + dir + "/events.sock", "--from-seq", "1",
-                  "--format", "json", "--until-game-end", "--timeout", "30"});
+  Child consumer({kBin + "/eboard-events", "--connect", "unix:" + dir + "/events.sock",
+                  "--from-seq", "1", "--format", "json", "--until-game-end", "--timeout", "30"});
   ASSERT_EQ(consumer.wait(40s), 0) << consumer.err();
   const auto whole = parse_events(consumer.out());
   expect_gap_free(whole);
@@ -156,8 +158,8 @@ TEST(DaemonE2e, SlowConsumerIsDisconnectedOthersMissNothing) {
   args.insert(args.end(), {"--consumer-queue-bytes", "4096"});
   Child daemon(args);
   ASSERT_TRUE(ready(daemon)) << daemon.err();
-  Child good({kBin + "/eboard-events", "--connect", "unix:" + dir + "/events.sock", "--from-seq", "1",
-              "--format", "json", "--until-game-end", "--timeout", "60"});
+  Child good({kBin + "/eboard-events", "--connect", "unix:" + dir + "/events.sock", "--from-seq",
+              "1", "--format", "json", "--until-game-end", "--timeout", "60"});
   // The slow one never reads, and keeps asking for the whole journal.
   Client slow(dir + "/events.sock");
   ASSERT_TRUE(slow.connected());
@@ -188,8 +190,8 @@ TEST(DaemonE2e, ControlOverTcpNeedsTheToken) {
   std::ofstream(dir + "/token") << "let-me-in\n";
   const std::uint16_t port = free_tcp_port();
   auto args = daemon_args(dir, "e2e=sim:" + kScript);
-  args.insert(args.end(), {"--listen", "tcp:127.0.0.1:" + std::to_string(port), "--control-token-file",
-                           dir + "/token"});
+  args.insert(args.end(), {"--listen", "tcp:127.0.0.1:" + std::to_string(port),
+                           "--control-token-file", dir + "/token"});
   Child daemon(args);
   ASSERT_TRUE(ready(daemon)) << daemon.err();
   ASSERT_TRUE(daemon.wait_for_stdout("moveCompleted", 20s));
@@ -205,7 +207,8 @@ TEST(DaemonE2e, ControlOverTcpNeedsTheToken) {
     *frame.mutable_command() = command;
     EXPECT_TRUE(client.send(frame));
     const std::uint32_t want = id;
-    auto ack = client.next([want](const v1::Frame& f) { return f.has_ack() && f.ack().command_id() == want; }, 5s);
+    auto ack = client.next(
+        [want](const v1::Frame& f) { return f.has_ack() && f.ack().command_id() == want; }, 5s);
     return ack ? ack->ack() : v1::Ack();
   };
   v1::Command add;
@@ -234,9 +237,10 @@ TEST(DaemonE2e, ControlOverTcpNeedsTheToken) {
 }
 
 TEST(DaemonE2e, BadConfigurationExitsTwoWithOneLine) {
-  for (const std::vector<std::string>& args :
-       {std::vector<std::string>{"--no-such-option"}, {"--board", "b1=dgt:/dev/x", "--clock", "5+"},
-        {"--board", "b1=usb:/dev/x"}, {"--board", "b1=sim:/nonexistent.ebs"}}) {
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"--no-such-option"},
+                                               {"--board", "b1=dgt:/dev/x", "--clock", "5+"},
+                                               {"--board", "b1=usb:/dev/x"},
+                                               {"--board", "b1=sim:/nonexistent.ebs"}}) {
     std::vector<std::string> argv = {kBin + "/eboardd"};
     argv.insert(argv.end(), args.begin(), args.end());
     Child daemon(argv);
@@ -247,7 +251,8 @@ TEST(DaemonE2e, BadConfigurationExitsTwoWithOneLine) {
 }
 
 TEST(DaemonE2e, UnitFileVerifiesAndScoresAtMostTwo) {
-  if (!std::filesystem::exists("/usr/bin/systemd-analyze") && !std::filesystem::exists("/bin/systemd-analyze")) {
+  if (!std::filesystem::exists("/usr/bin/systemd-analyze") &&
+      !std::filesystem::exists("/bin/systemd-analyze")) {
     GTEST_SKIP() << "systemd-analyze is not installed (Debian package systemd)";
   }
   const std::string dir = temp_dir();

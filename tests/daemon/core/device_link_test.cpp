@@ -4,12 +4,11 @@
 // `eboard-sim dgt`) on a real pty; the only waits are for pty bytes (bounded polls).
 #include "daemon/core/device_link.h"
 
+#include <gtest/gtest.h>
 #include <poll.h>
 #include <unistd.h>
 
 #include <filesystem>
-
-#include <gtest/gtest.h>
 
 #include "simulators/dgt/dgt_emulator.h"
 #include "simulators/dgt/pty_link.h"
@@ -45,7 +44,8 @@ class DeviceLinkTest : public testing::Test {
   void fire(DeviceLink& link) {
     ASSERT_TRUE(link.next_wake());
     const auto wait = *link.next_wake() - clock_.now();
-    if (wait > decltype(wait)::zero()) clock_.advance(std::chrono::duration_cast<std::chrono::milliseconds>(wait));
+    if (wait > decltype(wait)::zero())
+      clock_.advance(std::chrono::duration_cast<std::chrono::milliseconds>(wait));
     link.on_timer();
   }
   std::chrono::milliseconds until_wake(const DeviceLink& link) const {
@@ -60,7 +60,8 @@ class DeviceLinkTest : public testing::Test {
         std::uint8_t buffer[512];
         const ssize_t n = ::read(pty_.master_fd(), buffer, sizeof buffer);
         if (n > 0) {
-          const auto reply = emulator_.on_host_bytes(std::span(buffer, static_cast<std::size_t>(n)));
+          const auto reply =
+              emulator_.on_host_bytes(std::span(buffer, static_cast<std::size_t>(n)));
           if (!reply.empty()) {
             EXPECT_EQ(::write(pty_.master_fd(), reply.data(), reply.size()), ssize_t(reply.size()));
           }

@@ -3,6 +3,7 @@
 // tests/e2e_process.h). Waits are bounded, never fixed sleeps.
 #pragma once
 
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -10,18 +11,18 @@
 #include <algorithm>
 #include <sstream>
 
-#include <gtest/gtest.h>
-
-#include "eboard/v1/framing.h"
 #include "eboard/v1/frame.pb.h"
+#include "eboard/v1/framing.h"
 #include "eboard/v1/json.h"
 #include "tests/e2e_process.h"
 
 namespace eboard::daemon::testing_support {
 
 namespace v1 = eboard::v1;
-inline const std::string kScript = std::string(EBOARD_SOURCE_DIR) + "/tests/daemon/core/data/mate_game.ebs";
-inline const std::vector<std::string> kMoves = {"e2e4", "e7e5", "f1c4", "b8c6", "d1h5", "g8f6", "h5f7"};
+inline const std::string kScript =
+    std::string(EBOARD_SOURCE_DIR) + "/tests/daemon/core/data/mate_game.ebs";
+inline const std::vector<std::string> kMoves = {"e2e4", "e7e5", "f1c4", "b8c6",
+                                                "d1h5", "g8f6", "h5f7"};
 
 inline std::vector<v1::Event> parse_events(const std::string& text) {
   std::vector<v1::Event> events;
@@ -58,9 +59,23 @@ inline const v1::Event* game_end(const std::vector<v1::Event>& events) {
 }
 
 inline std::vector<std::string> daemon_args(const std::string& dir, const std::string& board) {
-  return {kBin + "/eboardd", "--board", board, "--listen", "unix:" + dir + "/events.sock",
-          "--journal", dir + "/journal", "--journal-fsync", "never", "--runtime-dir", dir,
-          "--print", "json", "--rules", "fide-blitz", "--clock", "180+2"};
+  return {kBin + "/eboardd",
+          "--board",
+          board,
+          "--listen",
+          "unix:" + dir + "/events.sock",
+          "--journal",
+          dir + "/journal",
+          "--journal-fsync",
+          "never",
+          "--runtime-dir",
+          dir,
+          "--print",
+          "json",
+          "--rules",
+          "fide-blitz",
+          "--clock",
+          "180+2"};
 }
 
 inline bool ready(Child& daemon) { return daemon.wait_for_stderr("ready:", 15s); }
@@ -101,7 +116,8 @@ class Client {
         if (!status.ok() || status.value() == proto::ReadStatus::kNeedMore) break;
         if (want(frame)) return frame;
       }
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          end - std::chrono::steady_clock::now());
       if (left.count() <= 0) return std::nullopt;
       pollfd p{fd_, POLLIN, 0};
       if (::poll(&p, 1, static_cast<int>(left.count())) <= 0) return std::nullopt;

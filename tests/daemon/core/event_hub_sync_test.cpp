@@ -3,6 +3,7 @@
 // seq order, with when_published() callbacks (command acks) after the batch's events.
 // The "loop" here is a task queue the test runs by hand; the only wait is for the worker
 // thread's completion (a condition variable, bounded), never a sleep.
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,8 +12,6 @@
 #include <filesystem>
 #include <mutex>
 #include <thread>
-
-#include <gtest/gtest.h>
 
 #include "daemon/core/event_hub.h"
 #include "daemon/core/sync_worker.h"
@@ -74,8 +73,8 @@ class EventHubSyncTest : public testing::Test {
 
   void attach(EventHub& hub, std::size_t board, FsyncPolicy policy) {
     std::string warning;
-    auto journal = Journal::open(dir_ + "/" + std::to_string(board) + ".journal", policy,
-                                 [](const v1::Event&) {}, warning);
+    auto journal = Journal::open(
+        dir_ + "/" + std::to_string(board) + ".journal", policy, [](const v1::Event&) {}, warning);
     ASSERT_TRUE(journal.ok());
     hub.attach_journal(board, std::move(journal).value(), BoardState(hub.board_id(board)));
   }
@@ -141,7 +140,8 @@ TEST_F(EventHubSyncTest, ZeroTailIsExtendedAfterTheBatchNotBeforeIt) {
   Recorder recorder;
   hub.add_listener(&recorder);
   v1::Event big;  // leaves less than kExtendBelowBytes of the tail
-  big.mutable_device_status()->set_detail(std::string(Journal::kPreallocBytes - Journal::kExtendBelowBytes, 'x'));
+  big.mutable_device_status()->set_detail(
+      std::string(Journal::kPreallocBytes - Journal::kExtendBelowBytes, 'x'));
   hub.publish(0, big);
   EXPECT_EQ(loop.run(), 1u);  // the batch goes to the worker
   EXPECT_EQ(std::filesystem::file_size(path), first) << "extended before the batch's sync";

@@ -2,12 +2,11 @@
 // into a DESTDIR puts the programs, the systemd unit, the udev rules and the example
 // configuration where Debian expects them, and the installed daemon runs; cpack builds
 // the .deb, whose contents `dpkg-deb -c` lists. Real commands, no mocks.
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 
 #include <filesystem>
 #include <fstream>
-
-#include <gtest/gtest.h>
 
 #include "tests/daemon/core/e2e_helpers.h"
 
@@ -31,19 +30,23 @@ bool executable(const fs::path& path) {
   return ::stat(path.c_str(), &st) == 0 && (st.st_mode & S_IXUSR);
 }
 
-const std::vector<std::string> kInstalled = {
-    "usr/bin/eboardd", "usr/bin/eboard-events", "usr/bin/eboard-sim",
-    "usr/lib/systemd/system/eboardd.service", "usr/lib/udev/rules.d/60-eboardd.rules",
-    "etc/eboardd/eboardd.conf"};
+const std::vector<std::string> kInstalled = {"usr/bin/eboardd",
+                                             "usr/bin/eboard-events",
+                                             "usr/bin/eboard-sim",
+                                             "usr/lib/systemd/system/eboardd.service",
+                                             "usr/lib/udev/rules.d/60-eboardd.rules",
+                                             "etc/eboardd/eboardd.conf"};
 
 TEST(InstallE2e, InstallIntoDestdirPutsEveryFileInPlace) {
   ASSERT_TRUE(fs::exists(kBuild / "CMakeCache.txt")) << kBuild;
   const auto cmake = which("cmake");
   ASSERT_TRUE(cmake) << "cmake is part of the build";
   const std::string dest = temp_dir();
-  Child install({"/usr/bin/env", "DESTDIR=" + dest, *cmake, "--install", kBuild.string(), "--prefix", "/usr"});
+  Child install({"/usr/bin/env", "DESTDIR=" + dest, *cmake, "--install", kBuild.string(),
+                 "--prefix", "/usr"});
   ASSERT_EQ(install.wait(120s), 0) << install.out() << install.err();
-  for (const auto& file : kInstalled) EXPECT_TRUE(fs::is_regular_file(fs::path(dest) / file)) << file;
+  for (const auto& file : kInstalled)
+    EXPECT_TRUE(fs::is_regular_file(fs::path(dest) / file)) << file;
   for (const char* program : {"usr/bin/eboardd", "usr/bin/eboard-events", "usr/bin/eboard-sim"}) {
     EXPECT_TRUE(executable(fs::path(dest) / program)) << program;
   }
@@ -81,7 +84,8 @@ TEST(InstallE2e, CpackBuildsADebWithTheDaemonInIt) {
   Child info({*dpkg_deb, "-f", deb->string(), "Package", "Depends"});
   ASSERT_EQ(info.wait(30s), 0) << info.err();
   EXPECT_NE(info.out().find("Package: eboardd"), std::string::npos) << info.out();
-  EXPECT_NE(info.out().find("libc6"), std::string::npos) << "shlibdeps filled Depends: " << info.out();
+  EXPECT_NE(info.out().find("libc6"), std::string::npos)
+      << "shlibdeps filled Depends: " << info.out();
   fs::remove_all(out);
 }
 

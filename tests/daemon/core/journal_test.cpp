@@ -1,12 +1,11 @@
 #include "daemon/core/journal.h"
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <sstream>
-
-#include <gtest/gtest.h>
 
 namespace eboard::daemon {
 namespace {
@@ -22,12 +21,14 @@ std::string event_bytes(std::uint32_t seq) {
 
 class JournalTest : public testing::Test {
  protected:
-  std::string path_ = testing::TempDir() + "journal_test_" + std::to_string(::getpid()) + ".journal";
+  std::string path_ =
+      testing::TempDir() + "journal_test_" + std::to_string(::getpid()) + ".journal";
   void TearDown() override { std::filesystem::remove(path_); }
 
   Journal open(std::vector<std::uint32_t>& seen, std::string& warning) {
-    auto journal = Journal::open(path_, FsyncPolicy::kNever,
-                                 [&](const eboard::v1::Event& e) { seen.push_back(e.seq()); }, warning);
+    auto journal = Journal::open(
+        path_, FsyncPolicy::kNever, [&](const eboard::v1::Event& e) { seen.push_back(e.seq()); },
+        warning);
     EXPECT_TRUE(journal.ok()) << (journal.ok() ? "" : journal.error());
     return std::move(journal).value();
   }
@@ -46,7 +47,8 @@ class JournalTest : public testing::Test {
   // The logical end after records 1..count.
   static std::uint64_t records_size(std::uint32_t count) {
     std::uint64_t size = 0;
-    for (std::uint32_t seq = 1; seq <= count; ++seq) size += encode_journal_record(event_bytes(seq)).size();
+    for (std::uint32_t seq = 1; seq <= count; ++seq)
+      size += encode_journal_record(event_bytes(seq)).size();
     return size;
   }
   void write(std::uint32_t count) {
@@ -80,14 +82,18 @@ TEST_F(JournalTest, TornLastRecordBeforeTheZeroTailIsCutOff) {
   const auto allocated = std::filesystem::file_size(path_);
   ASSERT_GE(allocated, records_size(4) + Journal::kExtendBelowBytes);  // preallocated
   const std::string fifth = encode_journal_record(event_bytes(5));
-  write_at(records_size(4), fifth.substr(0, fifth.size() - 3));  // the power went before the checksum
+  write_at(records_size(4),
+           fifth.substr(0, fifth.size() - 3));  // the power went before the checksum
   std::vector<std::uint32_t> seen;
   std::string warning;
   Journal journal = open(seen, warning);
   EXPECT_EQ(journal.last_seq(), 4u);
-  EXPECT_NE(warning.find("checksum mismatch at byte " + std::to_string(records_size(4))), std::string::npos)
+  EXPECT_NE(warning.find("checksum mismatch at byte " + std::to_string(records_size(4))),
+            std::string::npos)
       << warning;
-  EXPECT_NE(warning.find("cut off " + std::to_string(fifth.size() - 3) + " bytes"), std::string::npos) << warning;
+  EXPECT_NE(warning.find("cut off " + std::to_string(fifth.size() - 3) + " bytes"),
+            std::string::npos)
+      << warning;
   // Zeroed, not truncated: the preallocated tail stays and reads as zeros.
   EXPECT_EQ(std::filesystem::file_size(path_), allocated);
   EXPECT_EQ(contents().find_last_not_of('\0') + 1, records_size(4));
@@ -193,7 +199,8 @@ TEST_F(JournalTest, JournalWithoutAZeroTailLoads) {
   EXPECT_EQ(seen, (std::vector<std::uint32_t>{1, 2, 3}));
   EXPECT_TRUE(warning.empty()) << warning;
   EXPECT_EQ(journal.logical_size(), old.size());
-  EXPECT_GE(std::filesystem::file_size(path_), old.size() + Journal::kExtendBelowBytes);  // a tail now
+  EXPECT_GE(std::filesystem::file_size(path_),
+            old.size() + Journal::kExtendBelowBytes);  // a tail now
   ASSERT_FALSE(journal.append(4, event_bytes(4)).has_value());
   EXPECT_EQ(journal.read_range(4, 4), std::vector<std::string>{event_bytes(4)});
 }
@@ -223,11 +230,14 @@ TEST_F(JournalTest, SeqsLostGapLoadsAndReplaysFromInsideIt) {
     std::vector<std::uint32_t> seen;
     std::string warning;
     Journal journal = open(seen, warning);
-    for (std::uint32_t seq = 1; seq <= 3; ++seq) ASSERT_FALSE(journal.append(seq, event_bytes(seq)).has_value());
-    EXPECT_TRUE(journal.append(2000, gap_bytes(4, 1999)).has_value()) << "a jump needs SeqJump::kSeqsLost";
+    for (std::uint32_t seq = 1; seq <= 3; ++seq)
+      ASSERT_FALSE(journal.append(seq, event_bytes(seq)).has_value());
+    EXPECT_TRUE(journal.append(2000, gap_bytes(4, 1999)).has_value())
+        << "a jump needs SeqJump::kSeqsLost";
     ASSERT_FALSE(journal.append(2000, gap_bytes(4, 1999), Journal::SeqJump::kSeqsLost).has_value());
     ASSERT_FALSE(journal.append(2001, event_bytes(2001)).has_value());
-    EXPECT_TRUE(journal.append(2003, event_bytes(2003)).has_value()) << "only the gap event may jump";
+    EXPECT_TRUE(journal.append(2003, event_bytes(2003)).has_value())
+        << "only the gap event may jump";
   }
   std::vector<std::uint32_t> seen;
   std::string warning;
@@ -236,7 +246,8 @@ TEST_F(JournalTest, SeqsLostGapLoadsAndReplaysFromInsideIt) {
   EXPECT_EQ(seen, (std::vector<std::uint32_t>{1, 2, 3, 2000, 2001}));
   EXPECT_EQ(journal.last_seq(), 2001u);
   // From inside the gap: the gap event first (it says why), then what follows it.
-  EXPECT_EQ(journal.read_range(4, 2001), (std::vector<std::string>{gap_bytes(4, 1999), event_bytes(2001)}));
+  EXPECT_EQ(journal.read_range(4, 2001),
+            (std::vector<std::string>{gap_bytes(4, 1999), event_bytes(2001)}));
   EXPECT_EQ(journal.read_range(1999, 2001).size(), 2u);
   EXPECT_EQ(journal.read_range(2001, 2001), std::vector<std::string>{event_bytes(2001)});
   EXPECT_EQ(journal.read_range(2, 3), (std::vector<std::string>{event_bytes(2), event_bytes(3)}));

@@ -51,14 +51,20 @@ TEST_F(PromotionChoiceCommand, OccupancyBoardTakesTheChoiceBeforeOrAfterThePawnI
   const v1::Ack before = choose(v1::PROMOTION_PIECE_KNIGHT, 200);
   ASSERT_TRUE(before.ok()) << before.error();
   EXPECT_EQ(before.seq(), 0u);  // nothing on the board to re-match yet
-  session_.on_sensor(drivers::SquareChanged{sq('b', 7), drivers::Piece::kEmpty}, milliseconds(1000));
-  session_.on_sensor(drivers::SquareChanged{sq('b', 8), drivers::Piece::kOccupied}, milliseconds(1100));
+  session_.on_sensor(drivers::SquareChanged{sq('b', 7), drivers::Piece::kEmpty},
+                     milliseconds(1000));
+  session_.on_sensor(drivers::SquareChanged{sq('b', 8), drivers::Piece::kOccupied},
+                     milliseconds(1100));
   session_.on_sensor(drivers::LeverPressed{drivers::ClockSide::kLeft}, milliseconds(1500));
-  session_.on_sensor(drivers::SquareChanged{sq('a', 3), drivers::Piece::kEmpty}, milliseconds(2000));
-  session_.on_sensor(drivers::SquareChanged{sq('b', 3), drivers::Piece::kOccupied}, milliseconds(2100));
+  session_.on_sensor(drivers::SquareChanged{sq('a', 3), drivers::Piece::kEmpty},
+                     milliseconds(2000));
+  session_.on_sensor(drivers::SquareChanged{sq('b', 3), drivers::Piece::kOccupied},
+                     milliseconds(2100));
   session_.on_sensor(drivers::LeverPressed{drivers::ClockSide::kRight}, milliseconds(2500));
-  session_.on_sensor(drivers::SquareChanged{sq('g', 7), drivers::Piece::kEmpty}, milliseconds(3000));
-  session_.on_sensor(drivers::SquareChanged{sq('g', 8), drivers::Piece::kOccupied}, milliseconds(3100));
+  session_.on_sensor(drivers::SquareChanged{sq('g', 7), drivers::Piece::kEmpty},
+                     milliseconds(3000));
+  session_.on_sensor(drivers::SquareChanged{sq('g', 8), drivers::Piece::kOccupied},
+                     milliseconds(3100));
   const v1::Ack after = choose(v1::PROMOTION_PIECE_ROOK, 3300);  // g8=Q stands: re-matched
   ASSERT_TRUE(after.ok()) << after.error();
   EXPECT_GT(after.seq(), 0u);
@@ -71,7 +77,8 @@ TEST_F(PromotionChoiceCommand, BoardThatSensesPiecesRefusesIt) {
   session_.on_sensor(drivers::PlacementSeen{placement_of(kTwoPawnsFen, false)}, milliseconds(0));
   const v1::Ack refused = choose(v1::PROMOTION_PIECE_KNIGHT, 100);
   EXPECT_EQ(refused.code(), v1::ACK_ERROR_REJECTED);
-  EXPECT_EQ(refused.error(), "promotion_choice: board b1 senses the pieces; the board shows the promoted piece");
+  EXPECT_EQ(refused.error(),
+            "promotion_choice: board b1 senses the pieces; the board shows the promoted piece");
 }
 
 }  // namespace

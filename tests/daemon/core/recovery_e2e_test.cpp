@@ -3,10 +3,10 @@
 // without a move, rules.md D6) before the daemon is killed with SIGKILL; restarted at once,
 // the daemon must count White's next one as the second - which loses under fide-standard
 // (+2:00, loss) - exactly as if it had never stopped. Real processes over a real pty.
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <fstream>
-
-#include <gtest/gtest.h>
 
 #include "daemon/core/seq_reservation.h"
 #include "tests/daemon/core/e2e_helpers.h"
@@ -30,18 +30,32 @@ std::vector<const v1::IllegalMoveCompleted*> illegal_moves(const std::vector<v1:
 // The scenario under `fsync` (--journal-fsync); `boot_ids`, when given, are written to a
 // --boot-id-file before the first and the second life ("rebooted" in between when they
 // differ). Returns the whole stream a consumer from seq 1 gets.
-std::vector<v1::Event> kill_nine_scenario(const std::string& fsync,
-                                          const std::pair<std::string, std::string>& boot_ids = {}) {
+std::vector<v1::Event> kill_nine_scenario(
+    const std::string& fsync, const std::pair<std::string, std::string>& boot_ids = {}) {
   const std::string dir = temp_dir();
-  Child sim({kBin + "/eboard-sim", "dgt", "--link", dir + "/board.pty", "--speed", "1", kTwoPresses});
+  Child sim(
+      {kBin + "/eboard-sim", "dgt", "--link", dir + "/board.pty", "--speed", "1", kTwoPresses});
   if (!sim.wait_for_stderr("->", 10s)) {
     ADD_FAILURE() << sim.err();
     return {};
   }
-  const std::vector<std::string> base_args = {
-      kBin + "/eboardd", "--board", "b1=dgt:" + dir + "/board.pty", "--listen", "unix:" + dir + "/events.sock",
-      "--journal", dir + "/journal", "--journal-fsync", fsync, "--runtime-dir", dir,
-      "--print", "json", "--rules", "fide-standard", "--clock", "5400+30"};
+  const std::vector<std::string> base_args = {kBin + "/eboardd",
+                                              "--board",
+                                              "b1=dgt:" + dir + "/board.pty",
+                                              "--listen",
+                                              "unix:" + dir + "/events.sock",
+                                              "--journal",
+                                              dir + "/journal",
+                                              "--journal-fsync",
+                                              fsync,
+                                              "--runtime-dir",
+                                              dir,
+                                              "--print",
+                                              "json",
+                                              "--rules",
+                                              "fide-standard",
+                                              "--clock",
+                                              "5400+30"};
   std::vector<std::string> args = base_args;
   const std::string boot_file = dir + "/boot_id";
   if (!boot_ids.first.empty()) {
@@ -69,7 +83,8 @@ std::vector<v1::Event> kill_nine_scenario(const std::string& fsync,
   Child again(args);
   EXPECT_TRUE(ready(again)) << again.err();
   if (!again.wait_for_stdout("gameEnded", 30s)) {
-    ADD_FAILURE() << "White's second illegal move did not end the game\n" << again.out() << again.err();
+    ADD_FAILURE() << "White's second illegal move did not end the game\n"
+                  << again.out() << again.err();
     return {};
   }
   const auto second_life = parse_events(again.out());
@@ -89,8 +104,8 @@ std::vector<v1::Event> kill_nine_scenario(const std::string& fsync,
     EXPECT_FALSE(e.has_move_completed()) << "no move is completed twice";
   }
   // A consumer from seq 1 sees one game, its four moves once each, gap-free.
-  Child consumer({kBin + "/eboard-events", "--connect", "unix:" + dir + "/events.sock", "--from-seq", "1",
-                  "--format", "json", "--until-game-end", "--timeout", "30"});
+  Child consumer({kBin + "/eboard-events", "--connect", "unix:" + dir + "/events.sock",
+                  "--from-seq", "1", "--format", "json", "--until-game-end", "--timeout", "30"});
   EXPECT_EQ(consumer.wait(40s), 0) << consumer.err();
   const auto whole = parse_events(consumer.out());
   EXPECT_EQ(moves_of(whole), (std::vector<std::string>{"e2e4", "e7e5", "g1f3", "b8c6"}));

@@ -18,7 +18,8 @@ engine::Position position(std::string_view fen) { return engine::parse_fen(fen).
 Codes codes_after(engine::Position pos, const std::vector<std::string>& ucis) {
   for (const auto& uci : ucis) pos.make(engine::parse_uci(pos, uci).value());
   Codes codes{};
-  for (int s = 0; s < engine::kSquareCount; ++s) codes[s] = engine::SquareCode(pos.piece_on(engine::Square(s)));
+  for (int s = 0; s < engine::kSquareCount; ++s)
+    codes[s] = engine::SquareCode(pos.piece_on(engine::Square(s)));
   return codes;
 }
 
@@ -49,13 +50,16 @@ TEST(Recovery, OneMoveConfirmedByTheClock) {
 TEST(Recovery, ClockDisagreesOrUnknown) {
   const engine::Position& kStart = start_position();
   const Codes board = codes_after(kStart, {"e2e4"});
-  EXPECT_EQ(find_missed_moves(kStart, board, engine::kWhite).verdict, MissedMoves::Verdict::kUnexplained);
-  EXPECT_EQ(find_missed_moves(kStart, board, std::nullopt).verdict, MissedMoves::Verdict::kUnexplained);
+  EXPECT_EQ(find_missed_moves(kStart, board, engine::kWhite).verdict,
+            MissedMoves::Verdict::kUnexplained);
+  EXPECT_EQ(find_missed_moves(kStart, board, std::nullopt).verdict,
+            MissedMoves::Verdict::kUnexplained);
 }
 
 TEST(Recovery, ThreePlies) {
   const engine::Position& kStart = start_position();
-  const auto r = find_missed_moves(kStart, codes_after(kStart, {"e2e4", "d7d5", "e4d5"}), engine::kBlack);
+  const auto r =
+      find_missed_moves(kStart, codes_after(kStart, {"e2e4", "d7d5", "e4d5"}), engine::kBlack);
   ASSERT_EQ(r.verdict, MissedMoves::Verdict::kMoves);
   EXPECT_EQ(ucis(r.moves), (std::vector<std::string>{"e2e4", "d7d5", "e4d5"}));
 }
@@ -63,7 +67,8 @@ TEST(Recovery, ThreePlies) {
 TEST(Recovery, TransposedOrderIsAmbiguous) {
   const engine::Position& kStart = start_position();
   // 1.e4 e5 2.d4 and 1.d4 e5 2.e4 end on the same placement: nothing is guessed.
-  const auto r = find_missed_moves(kStart, codes_after(kStart, {"e2e4", "e7e5", "d2d4"}), engine::kBlack);
+  const auto r =
+      find_missed_moves(kStart, codes_after(kStart, {"e2e4", "e7e5", "d2d4"}), engine::kBlack);
   EXPECT_EQ(r.verdict, MissedMoves::Verdict::kUnexplained);
 }
 
@@ -71,7 +76,8 @@ TEST(Recovery, ImpossiblePlacementIsUnexplained) {
   const engine::Position& kStart = start_position();
   Codes board = codes_after(kStart, {});
   board[0] = engine::kEmptyCode;  // a rook vanished
-  EXPECT_EQ(find_missed_moves(kStart, board, engine::kBlack).verdict, MissedMoves::Verdict::kUnexplained);
+  EXPECT_EQ(find_missed_moves(kStart, board, engine::kBlack).verdict,
+            MissedMoves::Verdict::kUnexplained);
 }
 
 // --- replay_game: a restarted daemon's tracker counts what the game counted -----------
@@ -86,7 +92,8 @@ struct Played {
 
   explicit Played(const GameSetup& setup) : tracker(make_tracker_config(setup).value()) {}
   void fold(engine::GameEvents& events) {
-    for (const auto& e : events) state.apply(to_proto(e, EventEnvelope{"r1", ++seq, 1, "fide-standard"}));
+    for (const auto& e : events)
+      state.apply(to_proto(e, EventEnvelope{"r1", ++seq, 1, "fide-standard"}));
     events.clear();
   }
   void show(const Codes& codes) {

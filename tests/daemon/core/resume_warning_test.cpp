@@ -7,8 +7,8 @@
 #include "daemon/core/board_state.h"
 #include "engine/board/fen.h"
 #include "tests/daemon/placement_of.h"
-#include "tests/daemon/published_events.h"
 #include "tests/daemon/play_move.h"
+#include "tests/daemon/published_events.h"
 
 namespace eboard::daemon {
 namespace {
@@ -17,8 +17,8 @@ namespace v1 = eboard::v1;
 using drivers::ClockSide;
 using std::chrono::milliseconds;
 using testing_support::placement_of;
-using testing_support::PublishedEvents;
 using testing_support::play_move;
+using testing_support::PublishedEvents;
 
 constexpr int sq(char file, int rank) { return (rank - 1) * 8 + (file - 'a'); }
 
@@ -45,7 +45,8 @@ class ResumeWarning : public testing::Test {
     BoardState state("b1");
     int completed = 0;
     for (v1::Event e : published_.events) {
-      if (e.has_move_completed() && ++completed == 2 && damaged) e.mutable_move_completed()->set_uci("e7e6");
+      if (e.has_move_completed() && ++completed == 2 && damaged)
+        e.mutable_move_completed()->set_uci("e7e6");
       state.apply(e);
     }
     published_.events.clear();
@@ -73,7 +74,8 @@ TEST_F(ResumeWarning, AGameThatDoesNotReplayIsResumedFromTheLastPositionWithTheR
   ASSERT_FALSE(second.resume(state).has_value());
   const std::string& warning = second.resume_warning();
   EXPECT_NE(warning.find("board b1: "), std::string::npos) << warning;
-  EXPECT_NE(warning.find("could not be played again (played again it ends in"), std::string::npos) << warning;
+  EXPECT_NE(warning.find("could not be played again (played again it ends in"), std::string::npos)
+      << warning;
   EXPECT_NE(warning.find("resuming from the last position alone"), std::string::npos) << warning;
   // It still resumes: at the journal's position (after 1...e5), numbering continues.
   second.on_link_up();

@@ -5,12 +5,11 @@
 // event_hub_sync_test.cpp. "Rebooted" is a different boot id string, not a reboot.
 #include "daemon/core/seq_reservation.h"
 
+#include <gtest/gtest.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
-
-#include <gtest/gtest.h>
 
 #include "daemon/core/event_hub.h"
 
@@ -38,8 +37,8 @@ class SeqReservationTest : public testing::Test {
     BoardState state("b1");
     // kNever: the reservation is the hub's, whatever the journal syncs; without group
     // commit an after-publish journal would fdatasync every record inline (slow here).
-    auto journal = Journal::open(journal_path_, FsyncPolicy::kNever,
-                                 [&](const v1::Event& e) { state.apply(e); }, warning);
+    auto journal = Journal::open(
+        journal_path_, FsyncPolicy::kNever, [&](const v1::Event& e) { state.apply(e); }, warning);
     EXPECT_TRUE(journal.ok());
     EventHub hub({"b1"});
     hub.attach_journal(0, std::move(journal).value(), state);
@@ -67,7 +66,8 @@ class SeqReservationTest : public testing::Test {
   }
   std::vector<std::string> replay(std::uint32_t from) {
     std::string warning;
-    auto journal = Journal::open(journal_path_, FsyncPolicy::kNever, [](const v1::Event&) {}, warning);
+    auto journal = Journal::open(
+        journal_path_, FsyncPolicy::kNever, [](const v1::Event&) {}, warning);
     EXPECT_TRUE(journal.ok());
     return journal->read_range(from, journal->last_seq());
   }
@@ -183,7 +183,8 @@ TEST_F(SeqReservationTest, GarbageSidecarJumpsConservativelyWithAWarning) {
 TEST_F(SeqReservationTest, OldJournalWithoutSidecarContinues) {
   {
     std::string warning;
-    auto journal = Journal::open(journal_path_, FsyncPolicy::kAlways, [](const v1::Event&) {}, warning);
+    auto journal = Journal::open(
+        journal_path_, FsyncPolicy::kAlways, [](const v1::Event&) {}, warning);
     ASSERT_TRUE(journal.ok());
     EventHub hub({"b1"});
     hub.attach_journal(0, std::move(journal).value(), BoardState("b1"));

@@ -35,8 +35,9 @@ TEST(TextView, ClockMismatchShowsBothTimes) {
   m->set_field(v1::CLOCK_FIELD_WHITE_MS);
   m->set_clock_value(300000);
   m->set_model_value(302000);
-  EXPECT_EQ(event_line(e),
-            "b1 #8 0:00.0 clockMismatch CLOCK_FIELD_WHITE_MS: clock 5:00.0, model 5:02.0  [arbiter]");
+  EXPECT_EQ(
+      event_line(e),
+      "b1 #8 0:00.0 clockMismatch CLOCK_FIELD_WHITE_MS: clock 5:00.0, model 5:02.0  [arbiter]");
   m->set_field(v1::CLOCK_FIELD_WHITE_MOVES);
   m->set_clock_value(38);
   m->set_model_value(39);

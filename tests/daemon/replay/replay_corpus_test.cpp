@@ -22,7 +22,8 @@ namespace {
 
 std::vector<std::filesystem::path> corpus_files() {
   std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(EBOARD_SHARED_DIR) + "/data/pgn"))
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(EBOARD_SHARED_DIR) + "/data/pgn"))
     if (entry.path().extension() == ".pgn") files.push_back(entry.path());
   std::sort(files.begin(), files.end());
   return files;
@@ -43,7 +44,8 @@ bool ended_by_rule(engine::TerminationKind t) {
 }
 
 // One replay; returns "" or what went wrong.
-std::string replay_one(const engine::PgnGame& game, const sim::ScriptGenOptions& options, Totals& totals) {
+std::string replay_one(const engine::PgnGame& game, const sim::ScriptGenOptions& options,
+                       Totals& totals) {
   const std::vector<script::Statement> script = sim::generate_script(game, options);
   daemon::ReplaySession session({});
   engine::GameEvents events;
@@ -54,7 +56,8 @@ std::string replay_one(const engine::PgnGame& game, const sim::ScriptGenOptions&
     for (const engine::GameEvent& e : events) {
       // D7: the game ends by itself before the recorded players went on (they played on,
       // the 2014+ rules end it); the moves up to there must still be exact.
-      if (e.kind == engine::GameEventKind::kGameEnded && !e.proposed && ended_by_rule(e.termination)) {
+      if (e.kind == engine::GameEventKind::kGameEnded && !e.proposed &&
+          ended_by_rule(e.termination)) {
         ++totals.ended_by_rule;
         totals.moves += long(ply);
         return "";
@@ -74,7 +77,8 @@ std::string replay_one(const engine::PgnGame& game, const sim::ScriptGenOptions&
   for (const engine::GameEvent& e : events)
     if (e.kind == engine::GameEventKind::kMoveCompleted) return "extra moveCompleted " + e.uci;
   if (ply != game.moves.size())
-    return "missing moves: completed " + std::to_string(ply) + " of " + std::to_string(game.moves.size());
+    return "missing moves: completed " + std::to_string(ply) + " of " +
+           std::to_string(game.moves.size());
   totals.moves += long(ply);
   return "";
 }
@@ -93,7 +97,8 @@ TEST(ReplayCorpus, EveryGameWithEveryNoiseModelReplaysMoveExact) {
       ++index;
       ASSERT_TRUE(game->ok()) << game->error();
       ++totals.games;
-      for (const sim::NoiseModel noise : {sim::NoiseModel::kClean, sim::NoiseModel::kHuman, sim::NoiseModel::kRough}) {
+      for (const sim::NoiseModel noise :
+           {sim::NoiseModel::kClean, sim::NoiseModel::kHuman, sim::NoiseModel::kRough}) {
         for (const std::uint64_t seed : {1ULL, 2ULL}) {
           sim::ScriptGenOptions options;
           options.noise = noise;
@@ -101,21 +106,21 @@ TEST(ReplayCorpus, EveryGameWithEveryNoiseModelReplaysMoveExact) {
           ++totals.replays;
           const std::string failure = replay_one(game->value(), options, totals);
           if (!failure.empty() && totals.failures.size() < 20)
-            totals.failures.push_back(path.filename().string() + " game " + std::to_string(index) + " --noise " +
-                                      sim::noise_model_name(noise) + " --seed " + std::to_string(seed) + ": " +
-                                      failure);
+            totals.failures.push_back(path.filename().string() + " game " + std::to_string(index) +
+                                      " --noise " + sim::noise_model_name(noise) + " --seed " +
+                                      std::to_string(seed) + ": " + failure);
           else if (!failure.empty())
             totals.failures.push_back("");
         }
       }
     }
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   std::cout << "replay corpus: " << totals.games << " games, " << totals.replays << " replays, "
             << totals.moves << " moves (" << totals.ended_by_rule
             << " replays ended by fivefold, 75 moves or dead position before the PGN's end), "
-            << totals.sensor_events << " sensor events checked in "
-            << seconds << " s\n";
+            << totals.sensor_events << " sensor events checked in " << seconds << " s\n";
   RecordProperty("games", std::to_string(totals.games));
   RecordProperty("sensor_events", std::to_string(totals.sensor_events));
   EXPECT_GT(totals.games, 4000);

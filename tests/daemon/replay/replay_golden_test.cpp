@@ -23,7 +23,8 @@ using golden::replay_in_process;
 using golden::replay_program;
 using golden::slurp;
 
-const std::filesystem::path kGoldenDir = std::filesystem::path(EBOARD_SOURCE_DIR) / "tests/golden/recognize";
+const std::filesystem::path kGoldenDir =
+    std::filesystem::path(EBOARD_SOURCE_DIR) / "tests/golden/recognize";
 
 std::vector<std::filesystem::path> golden_scripts() {
   std::vector<std::filesystem::path> out;
@@ -53,11 +54,12 @@ TEST(ReplayGolden, EveryScriptPrintsItsExpectedEvents) {
 // it, and a second record with the same tags plus SetUp/FEN of the position after it
 // carries the game on.
 TEST(ReplayGolden, PgnOutWritesAnIllegalMoveThatStoodAsANewRecord) {
-  const auto script = std::filesystem::path(EBOARD_SOURCE_DIR) / "tests/golden/rules/68_blitz_illegal_position_draw.ebs";
+  const auto script = std::filesystem::path(EBOARD_SOURCE_DIR) /
+                      "tests/golden/rules/68_blitz_illegal_position_draw.ebs";
   const auto pgn_path = std::filesystem::temp_directory_path() / "eboard_replay_stood.pgn";
   std::filesystem::remove(pgn_path);
-  const std::string command = std::string(EBOARD_BIN_DIR) + "/eboard-replay --pgn-out " + pgn_path.string() +
-                              " " + script.string() + " > /dev/null";
+  const std::string command = std::string(EBOARD_BIN_DIR) + "/eboard-replay --pgn-out " +
+                              pgn_path.string() + " " + script.string() + " > /dev/null";
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
   // The second record's FEN has the pawn on e8, which the PGN reader (strict FEN) refuses:
   // the text is checked as text.
@@ -67,19 +69,23 @@ TEST(ReplayGolden, PgnOutWritesAnIllegalMoveThatStoodAsANewRecord) {
   EXPECT_EQ(text.find("[Event ", second + 1), std::string::npos) << text;  // two records
   const std::string first_record = text.substr(0, second);
   const std::string second_record = text.substr(second);
-  EXPECT_NE(first_record.find("{White's illegal move e7e8 stands on the board"), std::string::npos) << text;
+  EXPECT_NE(first_record.find("{White's illegal move e7e8 stands on the board"), std::string::npos)
+      << text;
   EXPECT_NE(first_record.find("} *\n"), std::string::npos) << text;  // no result: the game goes on
   EXPECT_NE(first_record.find("[TimeControl \"180+2\"]"), std::string::npos) << text;
   EXPECT_NE(second_record.find("[TimeControl \"180+2\"]"), std::string::npos) << text;
   EXPECT_NE(second_record.find("[SetUp \"1\"]"), std::string::npos) << text;
-  EXPECT_NE(second_record.find("[FEN \"4P3/8/8/8/8/k7/8/4K3 b - - 0 50\"]"), std::string::npos) << text;
+  EXPECT_NE(second_record.find("[FEN \"4P3/8/8/8/8/k7/8/4K3 b - - 0 50\"]"), std::string::npos)
+      << text;
   EXPECT_NE(second_record.find("50... Ka4 {[%clk 0:03:03]}"), std::string::npos) << text;
 }
 
 TEST(ReplayGolden, MalformedScriptExitsWithTwoAndNamesTheLine) {
   const auto path = std::filesystem::temp_directory_path() / "eboard_replay_bad.ebs";
-  std::ofstream(path) << "start startpos\n0.0 placement rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\n1.0 lift z9\n";
-  const std::string command = std::string(EBOARD_BIN_DIR) + "/eboard-replay " + path.string() + " 2>&1";
+  std::ofstream(path)
+      << "start startpos\n0.0 placement rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\n1.0 lift z9\n";
+  const std::string command =
+      std::string(EBOARD_BIN_DIR) + "/eboard-replay " + path.string() + " 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   ASSERT_NE(pipe, nullptr);
   std::string out;

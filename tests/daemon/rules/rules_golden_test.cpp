@@ -93,8 +93,10 @@ TEST(RulesGolden, EveryScenarioIsScriptedOrListed) {
   std::set<int> covered;
   for (const auto& p : scripts()) covered.insert(std::stoi(p.filename().string().substr(0, 2)));
   for (int n = 1; n <= 70; ++n)
-    EXPECT_TRUE(covered.count(n) || kNotExpressible.count(n)) << "scenario " << n << " has no script";
-  for (const auto& [n, why] : kNotExpressible) EXPECT_FALSE(covered.count(n)) << n << " is listed but scripted";
+    EXPECT_TRUE(covered.count(n) || kNotExpressible.count(n))
+        << "scenario " << n << " has no script";
+  for (const auto& [n, why] : kNotExpressible)
+    EXPECT_FALSE(covered.count(n)) << n << " is listed but scripted";
 }
 
 TEST(RulesGolden, EveryScenarioMeetsItsExpectations) {
@@ -119,7 +121,8 @@ TEST(RulesGolden, EveryScenarioMeetsItsExpectations) {
 
 // The program prints what the session prints (the arbiter is hooked into eboard-replay).
 TEST(RulesGolden, ProgramAgreesWithTheSession) {
-  for (const char* name : {"13_legacy_claim_win.ebs", "30_threefold_claim.ebs", "70_pskov_infraction_ladder.ebs"}) {
+  for (const char* name :
+       {"13_legacy_claim_win.ebs", "30_threefold_claim.ebs", "70_pskov_infraction_ladder.ebs"}) {
     const auto path = kDir / name;
     EXPECT_EQ(replay_program(path), replay_in_process(path)) << name;
   }

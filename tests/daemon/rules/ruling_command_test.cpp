@@ -19,7 +19,9 @@ using testing_support::PublishedEvents;
 
 class RulingCommand : public testing::Test {
  protected:
-  void SetUp() override { session_.on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(0)); }
+  void SetUp() override {
+    session_.on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(0));
+  }
   PublishedEvents published_;
   BoardSession session_{"b1", setup(), drivers::WhiteSetting::kLeft, published_.publish()};
   static GameSetup setup() {
@@ -101,7 +103,8 @@ TEST_F(RulingCommand, SettledProposalIsAnError) {
   const std::size_t n = published_.events.size();
   const v1::Ack again = ruling(v1::RULING_DECISION_ACCEPT, warning, 3000);
   EXPECT_EQ(again.code(), v1::ACK_ERROR_REJECTED);
-  EXPECT_EQ(again.error(), "ruling.seq: " + std::to_string(warning) + ": that proposal of board b1 is already settled");
+  EXPECT_EQ(again.error(), "ruling.seq: " + std::to_string(warning) +
+                               ": that proposal of board b1 is already settled");
   EXPECT_EQ(published_.events.size(), n);
 }
 

@@ -9,13 +9,13 @@ namespace {
 
 // protocols.md §1.7: the start position dump, normal orientation.
 const Bytes kStartDump = {
-    0x86, 0x00, 0x43,                                //
-    0x08, 0x09, 0x0A, 0x0C, 0x0B, 0x0A, 0x09, 0x08,  // a8..h8
-    0x07, 0x07, 0x07, 0x07, 0x07, 0x07, 0x07, 0x07,  //
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  //
-    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,  //
-    0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01,  //
-    0x02, 0x03, 0x04, 0x06, 0x05, 0x04, 0x03, 0x02};  // a1..h1
+    0x86, 0x00, 0x43,                                                        //
+    0x08, 0x09, 0x0A, 0x0C, 0x0B, 0x0A, 0x09, 0x08,                          // a8..h8
+    0x07, 0x07, 0x07, 0x07, 0x07, 0x07, 0x07, 0x07,                          //
+    0,    0,    0,    0,    0,    0,    0,    0,    0, 0, 0, 0, 0, 0, 0, 0,  //
+    0,    0,    0,    0,    0,    0,    0,    0,    0, 0, 0, 0, 0, 0, 0, 0,  //
+    0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01, 0x01,                          //
+    0x02, 0x03, 0x04, 0x06, 0x05, 0x04, 0x03, 0x02};                         // a1..h1
 
 Payload payload_of(const Bytes& message) { return Payload(message).subspan(3); }
 
@@ -114,9 +114,9 @@ TEST(DgtMessages, AckHighBitsRoundTrip) {
 TEST(DgtMessages, EncodesTheClockCommandExamples) {
   // §1.9 worked examples.
   EXPECT_EQ(encode_clock_command(ClockVersionRequest{}), (Bytes{0x2B, 0x03, 0x03, 0x09, 0x00}));
-  EXPECT_EQ(encode_clock_command(ClockText{"ROUND 1", 0}),
-            (Bytes{0x2B, 0x0C, 0x03, 0x0C, 0x52, 0x4F, 0x55, 0x4E, 0x44, 0x20, 0x31, 0x20, 0x00,
-                   0x00}));
+  EXPECT_EQ(
+      encode_clock_command(ClockText{"ROUND 1", 0}),
+      (Bytes{0x2B, 0x0C, 0x03, 0x0C, 0x52, 0x4F, 0x55, 0x4E, 0x44, 0x20, 0x31, 0x20, 0x00, 0x00}));
   EXPECT_EQ(encode_clock_command(ClockSetAndRun{Millis(630000), Millis(630000), ClockSide::kLeft}),
             (Bytes{0x2B, 0x0A, 0x03, 0x0A, 0x00, 0x0A, 0x1E, 0x00, 0x0A, 0x1E, 0x01, 0x00}));
   EXPECT_EQ(encode_clock_command(ClockBeep{Millis(1024)}),
@@ -127,9 +127,9 @@ TEST(DgtMessages, EncodesTheClockCommandExamples) {
 }
 
 TEST(DgtMessages, ClockCommandsDecodeBack) {
-  const ClockCommand commands[] = {ClockText{"HELLO 12", 3}, ClockEndText{}, ClockVersionRequest{},
-                                   ClockBeep{Millis(640)},
-                                   ClockSetAndRun{Millis(3723000), Millis(59000), ClockSide::kRight}};
+  const ClockCommand commands[] = {
+      ClockText{"HELLO 12", 3}, ClockEndText{}, ClockVersionRequest{}, ClockBeep{Millis(640)},
+      ClockSetAndRun{Millis(3723000), Millis(59000), ClockSide::kRight}};
   for (const ClockCommand& command : commands) {
     const Bytes bytes = encode_clock_command(command);
     const auto back = decode_clock_command(bytes);

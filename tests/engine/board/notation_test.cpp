@@ -51,9 +51,9 @@ std::string read_san(std::string_view fen, std::string_view san) {
   return read_san(from_fen(fen), san);
 }
 
-constexpr std::string_view kTwoKnights = "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1";  // b1, f1 -> d2
+constexpr std::string_view kTwoKnights = "4k3/8/8/8/8/8/8/1N2KN2 w - - 0 1";     // b1, f1 -> d2
 constexpr std::string_view kKnightsOnAFile = "4k3/8/8/8/N7/8/N7/4K3 w - - 0 1";  // -> c3
-constexpr std::string_view kThreeQueens = "1k6/8/8/8/4Q2Q/8/K7/7Q w - - 0 1";  // -> e1
+constexpr std::string_view kThreeQueens = "1k6/8/8/8/4Q2Q/8/K7/7Q w - - 0 1";    // -> e1
 constexpr std::string_view kPinnedKnight = "4r1k1/8/8/8/8/1N6/4N3/4K3 w - - 0 1";
 constexpr std::string_view kCastles = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
 constexpr std::string_view kPromotion = "1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1";
@@ -171,7 +171,8 @@ TEST(SanOut, CheckMarkAgreesWithPlayingTheMove) {
       std::string want;
       if (played.in_check()) want = count_legal(played) == 0 ? "#" : "+";
       const std::string san = to_san(pos, m);
-      const std::string got = san.back() == '+' || san.back() == '#' ? san.substr(san.size() - 1) : "";
+      const std::string got =
+          san.back() == '+' || san.back() == '#' ? san.substr(san.size() - 1) : "";
       EXPECT_EQ(got, want) << fen << " " << to_uci(m) << " " << san;
     }
   }
@@ -190,7 +191,9 @@ TEST(SanOut, RoundTripsAndDisambiguatesMinimally) {
       if (san.size() > 3 && std::string("NBRQK").find(san[0]) != std::string::npos) {
         std::string bare = san;
         const std::size_t x = bare.find_first_of("x");
-        const std::size_t dest = x != std::string::npos ? x : bare.size() - 2 - (bare.back() == '+' || bare.back() == '#');
+        const std::size_t dest = x != std::string::npos
+                                     ? x
+                                     : bare.size() - 2 - (bare.back() == '+' || bare.back() == '#');
         if (dest > 1) {
           bare.erase(1, dest - 1);
           EXPECT_NE(read_san(pos, bare).rfind("ambiguous: ", 0), std::string::npos)
@@ -279,7 +282,8 @@ TEST(SanIn, RejectsMoveThatIgnoresCheckAsIllegal) {
 }
 
 TEST(SanIn, RejectsCastlingWithTheReason) {
-  EXPECT_EQ(read_san("r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1", "O-O"), "illegal: O-O (no castling right)");
+  EXPECT_EQ(read_san("r3k2r/8/8/8/8/8/8/R3K2R w Qkq - 0 1", "O-O"),
+            "illegal: O-O (no castling right)");
   EXPECT_EQ(read_san("r3k2r/8/8/8/8/8/8/RN2K2R w KQkq - 0 1", "O-O-O"),
             "illegal: O-O-O (a piece stands in the way)");
   EXPECT_EQ(read_san("r3k2r/8/8/8/8/8/4r3/R3K2R w KQkq - 0 1", "O-O"),
@@ -305,7 +309,8 @@ TEST(SanIn, RejectsMalformedText) {
   EXPECT_EQ(read_san(Position(), "Xe4"), "bad SAN: 'Xe4' (unexpected 'X')");
   EXPECT_EQ(read_san(Position(), "e9"), "bad SAN: 'e9' (no destination square)");
   EXPECT_EQ(read_san(Position(), "Nzzf3"), "bad SAN: 'Nzzf3' (unexpected 'zz')");
-  EXPECT_EQ(read_san(kPromotion, "a8=K"), "bad SAN: 'a8=K' (unexpected '=K' after the destination)");
+  EXPECT_EQ(read_san(kPromotion, "a8=K"),
+            "bad SAN: 'a8=K' (unexpected '=K' after the destination)");
   EXPECT_EQ(read_san(Position(), "Nf3=Q"), "bad SAN: 'Nf3=Q' (only a pawn promotes)");
   EXPECT_EQ(read_san(Position(), "O-O-O-O"), "bad SAN: 'O-O-O-O' (no destination square)");
 }

@@ -75,8 +75,7 @@ void check_node(Position& pos, Square raw_en_passant, int depth, int& nodes) {
     const Key expected_placement = pos.placement_key_after(m);
     pos.make(m);
     ASSERT_EQ(pos.placement_key(), expected_placement) << fen_before << " " << int(m.raw());
-    const bool double_push = type_of(pos.piece_on(m.to())) == kPawn &&
-                             (m.from() ^ m.to()) == 16;
+    const bool double_push = type_of(pos.piece_on(m.to())) == kPawn && (m.from() ^ m.to()) == 16;
     check_node(pos, double_push ? Square((m.from() + m.to()) / 2) : kNoSquare, depth - 1, nodes);
     pos.unmake(m);
     ASSERT_EQ(pos.key(), key_before) << fen_before;

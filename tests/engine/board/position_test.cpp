@@ -19,7 +19,8 @@ Move find(const Position& pos, Square from, Square to) {
   generate_legal(pos, moves);
   for (Move m : moves)
     if (m.from() == from && m.to() == to) return m;
-  ADD_FAILURE() << "no legal move " << square_name(from) << square_name(to) << " in " << to_fen(pos);
+  ADD_FAILURE() << "no legal move " << square_name(from) << square_name(to) << " in "
+                << to_fen(pos);
   return Move();
 }
 
@@ -43,7 +44,8 @@ TEST(Position, LostCastlingRightsMakeADifferentPosition) {
   Position pos = from("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
   const Key start = pos.key();
   play(pos, {{kE1, kE2}, {kE8, kE7}, {kE2, kE1}, {kE7, kE8}});
-  EXPECT_EQ(pos.placement_key(), Position(from("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")).placement_key());
+  EXPECT_EQ(pos.placement_key(),
+            Position(from("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1")).placement_key());
   EXPECT_NE(pos.key(), start);
   EXPECT_EQ(pos.repetition_count(), 0);
 }

@@ -30,7 +30,8 @@ inline bool attacked(const Board& b, int f, int r, Color by) {
   int pawn_rank = by == kWhite ? r - 1 : r + 1;
   for (int df : {-1, 1})
     if (at(f + df, pawn_rank) == make_piece(by, kPawn)) return true;
-  static const int kKnightSteps[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
+  static const int kKnightSteps[8][2] = {{1, 2},   {2, 1},   {2, -1}, {1, -2},
+                                         {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
   for (auto& d : kKnightSteps)
     if (at(f + d[0], r + d[1]) == make_piece(by, kKnight)) return true;
   for (int df = -1; df <= 1; ++df)
@@ -41,7 +42,8 @@ inline bool attacked(const Board& b, int f, int r, Color by) {
       for (int ff = f + df, rr = r + dr; on_board(ff, rr); ff += df, rr += dr) {
         Piece p = b[rr * 8 + ff];
         if (p == kNoPiece) continue;
-        if (color_of(p) == by && (type_of(p) == kQueen || type_of(p) == (diagonal ? kBishop : kRook)))
+        if (color_of(p) == by &&
+            (type_of(p) == kQueen || type_of(p) == (diagonal ? kBishop : kRook)))
           return true;
         break;
       }
@@ -53,7 +55,8 @@ inline bool attacked(const Board& b, int f, int r, Color by) {
 
 // `raw_en_passant` is the square a pawn just jumped over (or kNoSquare), whether or not
 // a capture onto it is legal: the oracle must not rely on Position's own filtering.
-inline std::vector<std::uint16_t> reference_legal_moves(const Position& pos, Square raw_en_passant) {
+inline std::vector<std::uint16_t> reference_legal_moves(const Position& pos,
+                                                        Square raw_en_passant) {
   using namespace reference;
   Board b{};
   for (int s = 0; s < 64; ++s) b[s] = pos.piece_on(Square(s));
@@ -95,10 +98,13 @@ inline std::vector<std::uint16_t> reference_legal_moves(const Position& pos, Squ
       }
       case kKnight:
       case kKing: {
-        static const int kKnightSteps[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
-        static const int kKingSteps[8][2] = {{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
+        static const int kKnightSteps[8][2] = {{1, 2},   {2, 1},   {2, -1}, {1, -2},
+                                               {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
+        static const int kKingSteps[8][2] = {{1, 0},  {1, 1},   {0, 1},  {-1, 1},
+                                             {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
         for (auto& d : type_of(p) == kKnight ? kKnightSteps : kKingSteps)
-          if (on_board(f + d[0], r + d[1]) && target_ok(f + d[0], r + d[1])) add(f + d[0], r + d[1]);
+          if (on_board(f + d[0], r + d[1]) && target_ok(f + d[0], r + d[1]))
+            add(f + d[0], r + d[1]);
         break;
       }
       default:
@@ -124,7 +130,8 @@ inline std::vector<std::uint16_t> reference_legal_moves(const Position& pos, Squ
   auto safe = [&](int f) { return !attacked(b, f, home, ~us); };
   if (pos.can_castle(kingside) && empty(5) && empty(6) && safe(4) && safe(5) && safe(6))
     pseudo.emplace_back(make_square(4, home), make_square(6, home), MoveKind::kCastling);
-  if (pos.can_castle(queenside) && empty(1) && empty(2) && empty(3) && safe(4) && safe(3) && safe(2))
+  if (pos.can_castle(queenside) && empty(1) && empty(2) && empty(3) && safe(4) && safe(3) &&
+      safe(2))
     pseudo.emplace_back(make_square(4, home), make_square(2, home), MoveKind::kCastling);
 
   std::vector<std::uint16_t> legal;

@@ -97,7 +97,8 @@ TEST(StockfishOracle, RealGamePositionsDivideIdentically) {
   }
 
   int positions = 0, game_index = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(EBOARD_SHARED_DIR) + "/data/pgn")) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(EBOARD_SHARED_DIR) + "/data/pgn")) {
     if (entry.path().extension() != ".pgn") continue;
     std::ifstream in(entry.path(), std::ios::binary);
     std::stringstream text;

@@ -102,7 +102,8 @@ TEST(PgnCorpus, EveryGameParsesReplaysLegallyAndRoundTrips) {
     const PgnGame& b = back.value()[i];
     ASSERT_EQ(a.moves, b.moves) << "game at line " << a.line;
     EXPECT_EQ(a.result, b.result) << "game at line " << a.line;
-    EXPECT_EQ(a.tags.size(), b.tags.size()) << "game at line " << a.line;  // all shared games start normally
+    EXPECT_EQ(a.tags.size(), b.tags.size())
+        << "game at line " << a.line;  // all shared games start normally
   }
   std::cout << "[ games    ] " << corpus.games.size() << " games, " << plies
             << " plies parsed, replayed and round-tripped\n";
@@ -157,8 +158,9 @@ TEST(PgnCorpus, PgnExtractAcceptsOurExport) {
   ASSERT_FALSE(corpus.games.empty());
 
   // The oracle can fail: a wrong move and a missing result are reported.
-  const ExtractRun broken = run_pgn_extract(program, "[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n\n"
-                                                     "[Event \"y\"]\n\n1. e4\n");
+  const ExtractRun broken = run_pgn_extract(program,
+                                            "[Event \"x\"]\n\n1. e4 e5 2. Ke3 *\n\n"
+                                            "[Event \"y\"]\n\n1. e4\n");
   EXPECT_EQ(broken.status, 0);
   EXPECT_NE(broken.diagnostics.find("Ke3"), std::string::npos) << broken.diagnostics;
 
@@ -169,7 +171,8 @@ TEST(PgnCorpus, PgnExtractAcceptsOurExport) {
   ASSERT_TRUE(again.ok()) << again.error();
   ASSERT_EQ(again.value().size(), corpus.games.size());
   for (std::size_t i = 0; i < corpus.games.size(); ++i)
-    ASSERT_EQ(again.value()[i].moves, corpus.games[i].moves) << "game at line " << corpus.games[i].line;
+    ASSERT_EQ(again.value()[i].moves, corpus.games[i].moves)
+        << "game at line " << corpus.games[i].line;
   std::cout << "[ games    ] pgn-extract read " << corpus.games.size()
             << " exported games without a diagnostic\n";
 }

@@ -27,17 +27,20 @@ GameEvent event(GameEventKind kind, EventVisibility v = EventVisibility::kPublic
 TEST(PgnRecorder, AnIllegalMoveThatStoodEndsTheRecordAndANewOneCarriesOn) {
   PgnRecorder r;
   r.start({{"White", "A"}, {"Black", "B"}}, "180+2", kStart);
-  EXPECT_TRUE(r.move("e2e4", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1", milliseconds(179000)));
+  EXPECT_TRUE(r.move("e2e4", "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1",
+                     milliseconds(179000)));
   // Black's knight jumps like a bishop and it stands (A.5.2).
   r.illegal_completed(kBlack, "g8e6");
   const std::string after = "rnbqkb1r/pppppppp/4n3/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2";
   EXPECT_TRUE(r.illegal_stood(kBlack, after));
-  EXPECT_TRUE(r.move("d2d4", "rnbqkb1r/pppppppp/4n3/8/3PP3/8/PPP2PPP/RNBQKBNR b KQkq - 0 2", milliseconds(170000)));
+  EXPECT_TRUE(r.move("d2d4", "rnbqkb1r/pppppppp/4n3/8/3PP3/8/PPP2PPP/RNBQKBNR b KQkq - 0 2",
+                     milliseconds(170000)));
   EXPECT_TRUE(r.result("1-0"));
   const auto games = games_of(r);
   ASSERT_EQ(games.size(), 2u);
   ASSERT_EQ(games[0].moves.size(), 1u);
-  EXPECT_NE(games[0].comments[0].find("Black's illegal move g8e6 stood"), std::string::npos) << r.text();
+  EXPECT_NE(games[0].comments[0].find("Black's illegal move g8e6 stood"), std::string::npos)
+      << r.text();
   EXPECT_EQ(games[0].result, "*");
   EXPECT_EQ(*games[1].tag("White"), "A");
   EXPECT_EQ(*games[1].tag("TimeControl"), "180+2");
@@ -73,7 +76,8 @@ TEST(PgnRecorder, AMoveNotLegalInThePositionHeldStartsANewRecord) {
   PgnRecorder r;
   r.start({}, "", kStart);
   // A change we were not shown: Black's move from a position with White's knight on f3.
-  r.move("e7e5", "rnbqkbnr/pppp1ppp/8/4p3/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 2", milliseconds(1000));
+  r.move("e7e5", "rnbqkbnr/pppp1ppp/8/4p3/8/5N2/PPPPPPPP/RNBQKB1R w KQkq - 0 2",
+         milliseconds(1000));
   const auto games = games_of(r);
   ASSERT_EQ(games.size(), 2u);
   EXPECT_NE(games[0].leading_comment.find("changed position"), std::string::npos);

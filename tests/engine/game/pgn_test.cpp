@@ -40,8 +40,10 @@ Outcome read_all(const std::string& name) {
   PgnReader reader(out.text, name);
   while (auto game = reader.next()) {
     out.order.push_back(game->ok());
-    if (game->ok()) out.games.push_back(game->value());
-    else out.errors.push_back(game->error());
+    if (game->ok())
+      out.games.push_back(game->value());
+    else
+      out.errors.push_back(game->error());
   }
   return out;
 }
@@ -139,7 +141,8 @@ TEST(PgnReader, UnescapesTagValuesAndKeepsTagOrder) {
   EXPECT_EQ(game.tags[1], PgnTag("Site", "Spaces around the tag"));
   EXPECT_EQ(game.tags[2], PgnTag("White", "O\"Brien, Pat"));
   EXPECT_EQ(game.tags[3], PgnTag("Black", "Path C:\\games\\"));
-  EXPECT_EQ(game.tags[4].second, "Unicode \xC3\x9Cn\xC3\xAF\x63\xC3\xB6\x64\xC3\xA9, \xE8\xB1\xA1\xE6\xA3\x8B");
+  EXPECT_EQ(game.tags[4].second,
+            "Unicode \xC3\x9Cn\xC3\xAF\x63\xC3\xB6\x64\xC3\xA9, \xE8\xB1\xA1\xE6\xA3\x8B");
   EXPECT_EQ(sans(game), "f3 e5 g4 Qh4#");
   expect_round_trip(game);
   Result<std::string> text = write_pgn(game);
@@ -169,14 +172,16 @@ TEST(PgnReader, HandlesByteOrderMarkAndCrlf) {
   ASSERT_EQ(out.games.size(), 1u);
   EXPECT_EQ(*out.games[0].tag("Event"), "BOM and CRLF");
   EXPECT_EQ(sans(out.games[0]), "e4 e5 Bc4 Nc6 Qh5 Nf6 Qxf7#");
-  EXPECT_EQ(out.errors, std::vector<std::string>{
-                            "bom_crlf.pgn:10: move 2. no such move: Qxf7 (no white queen can go to f7)"});
+  EXPECT_EQ(out.errors,
+            std::vector<std::string>{
+                "bom_crlf.pgn:10: move 2. no such move: Qxf7 (no white queen can go to f7)"});
 }
 
 TEST(PgnReader, CountsLinesEndedByCarriageReturnAlone) {
   const Outcome out = read_all("cr_only.pgn");
-  EXPECT_EQ(out.errors, std::vector<std::string>{
-                            "cr_only.pgn:5: move 2. no such move: Kf3 (no white king can go to f3)"});
+  EXPECT_EQ(out.errors,
+            std::vector<std::string>{
+                "cr_only.pgn:5: move 2. no such move: Kf3 (no white king can go to f3)"});
 }
 
 TEST(PgnReader, SkipsEscapeLines) {
@@ -198,8 +203,9 @@ TEST(PgnReader, TakesTheResultTagWhenTheMovetextHasNone) {
 TEST(PgnReader, ReportsIllegalMoveWithLineAndContinues) {
   const Outcome out = read_all("bad_move.pgn");
   EXPECT_EQ(out.order, (std::vector<bool>{true, false, true}));
-  EXPECT_EQ(out.errors, std::vector<std::string>{
-                            "bad_move.pgn:10: move 3. no such move: Ke3 (no white king can go to e3)"});
+  EXPECT_EQ(out.errors,
+            std::vector<std::string>{
+                "bad_move.pgn:10: move 3. no such move: Ke3 (no white king can go to e3)"});
   ASSERT_EQ(out.games.size(), 2u);
   EXPECT_EQ(*out.games[1].tag("Event"), "Good after");
   EXPECT_EQ(out.games[1].line, 12);
@@ -214,7 +220,8 @@ struct BadFile {
 
 TEST(PgnReader, ReportsEachKindOfMistake) {
   const BadFile cases[] = {
-      {"ambiguous_move.pgn", "ambiguous_move.pgn:4: move 4. ambiguous: Ng5 could be Nfg5 or Neg5", 0},
+      {"ambiguous_move.pgn", "ambiguous_move.pgn:4: move 4. ambiguous: Ng5 could be Nfg5 or Neg5",
+       0},
       {"unterminated_comment.pgn", "unterminated_comment.pgn:4: unterminated comment '{'", 1},
       {"bad_tag.pgn", "bad_tag.pgn:2: bad tag [Site]: expected a quoted value", 1},
       {"unterminated_tag.pgn",
@@ -249,7 +256,8 @@ TEST(PgnReader, ReportsBadFenTagWithTheFenError) {
 }
 
 TEST(PgnReader, EmptyTextHasNoGames) {
-  for (std::string_view text : {"", "\xEF\xBB\xBF", "  \n\r\n", "{only a comment}\n", "% escape\n"}) {
+  for (std::string_view text :
+       {"", "\xEF\xBB\xBF", "  \n\r\n", "{only a comment}\n", "% escape\n"}) {
     PgnReader reader(text, "empty.pgn");
     EXPECT_FALSE(reader.next().has_value()) << text;
   }
@@ -292,8 +300,12 @@ PgnGame game_from_sans(const std::vector<std::string>& moves) {
 
 TEST(PgnWriter, WritesTheSevenTagRosterFirstWithDefaults) {
   PgnGame game = game_from_sans({"e4", "e5", "Nf3"});
-  game.tags = {{"ECO", "C40"}, {"White", "Carlsen, Magnus"}, {"TimeControl", "40/5400+30:1800+30"},
-               {"Event", "Test \"Open\""}, {"Annotator", "me"}, {"Result", "1-0"}};
+  game.tags = {{"ECO", "C40"},
+               {"White", "Carlsen, Magnus"},
+               {"TimeControl", "40/5400+30:1800+30"},
+               {"Event", "Test \"Open\""},
+               {"Annotator", "me"},
+               {"Result", "1-0"}};
   game.result = "*";
   Result<std::string> text = write_pgn(game);
   ASSERT_TRUE(text.ok());
@@ -330,9 +342,10 @@ TEST(PgnWriter, WritesClockAfterEachMoveAndNumbersBlackMovesAfterComments) {
   const PgnGame& again = back.value().front();
   EXPECT_EQ(again.moves, game.moves);
   for (std::size_t i = 0; i < clocks.size(); ++i)
-    EXPECT_EQ(parse_clk(again.comments[i]), clocks[i].has_value()
-                                                ? std::optional<milliseconds>(milliseconds(clocks[i]->count() / 1000 * 1000))
-                                                : std::nullopt);
+    EXPECT_EQ(parse_clk(again.comments[i]),
+              clocks[i].has_value()
+                  ? std::optional<milliseconds>(milliseconds(clocks[i]->count() / 1000 * 1000))
+                  : std::nullopt);
 }
 
 TEST(PgnWriter, WritesSetUpAndFenAndABlackStart) {
@@ -346,8 +359,9 @@ TEST(PgnWriter, WritesSetUpAndFenAndABlackStart) {
   }
   Result<std::string> text = write_pgn(game);
   ASSERT_TRUE(text.ok());
-  EXPECT_NE(text.value().find("[Result \"*\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4p3/R3K3 b Q - 3 41\"]\n\n"
-                              "41... Kd7 42. Ra7+ Kc6 *\n"),
+  EXPECT_NE(text.value().find(
+                "[Result \"*\"]\n[SetUp \"1\"]\n[FEN \"4k3/8/8/8/8/8/4p3/R3K3 b Q - 3 41\"]\n\n"
+                "41... Kd7 42. Ra7+ Kc6 *\n"),
             std::string::npos)
       << text.value();
 }
@@ -384,9 +398,9 @@ TEST(PgnWriter, RefusesAMoveThatIsNotLegal) {
 }
 
 TEST(PgnWriter, RoundTripsEveryGoodAwkwardFile) {
-  for (const char* name : {"comments.pgn", "nags.pgn", "variations.pgn", "setup_fen.pgn",
-                           "lenient_san.pgn", "escaped_tags.pgn", "multiple_games.pgn",
-                           "escape_lines.pgn", "missing_result.pgn"}) {
+  for (const char* name :
+       {"comments.pgn", "nags.pgn", "variations.pgn", "setup_fen.pgn", "lenient_san.pgn",
+        "escaped_tags.pgn", "multiple_games.pgn", "escape_lines.pgn", "missing_result.pgn"}) {
     SCOPED_TRACE(name);
     for (const PgnGame& game : read_all(name).games) expect_round_trip(game);
   }

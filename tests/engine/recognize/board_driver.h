@@ -13,7 +13,8 @@
 
 namespace eboard::engine::testing {
 
-inline TrackerConfig config_for(std::string_view fen = kStartFen, std::string_view rules = "fide-standard",
+inline TrackerConfig config_for(std::string_view fen = kStartFen,
+                                std::string_view rules = "fide-standard",
                                 SensingMode sensing = SensingMode::kAuto) {
   TrackerConfig c;
   c.rules = rule_set_by_name(rules).value();

@@ -67,14 +67,16 @@ TEST(Disarranged, ABoardTurnedRoundAfterTheFirstMoveIsNoMove) {
   b.move("e2", "e4", 1000);
   b.press(kWhite, 1500);
   std::array<SquareCode, kSquareCount> turned{};
-  for (int s = 0; s < kSquareCount; ++s) turned[s] = b.tracker.committed().piece_on(rotate_180(Square(s)));
+  for (int s = 0; s < kSquareCount; ++s)
+    turned[s] = b.tracker.committed().piece_on(rotate_180(Square(s)));
   b.tracker.placement(Millis(3000), turned, b.events);
   b.advance(7000);
   EXPECT_FALSE(b.tracker.recognizer().rotated());
   const GameEvent* pending = b.last(GameEventKind::kIllegalMovePending);
   ASSERT_NE(pending, nullptr);
   EXPECT_EQ(pending->reason, IllegalReason::kUnexplained);
-  EXPECT_EQ(pending->description, "board turned round: the position stands mirrored, turn the board back");
+  EXPECT_EQ(pending->description,
+            "board turned round: the position stands mirrored, turn the board back");
   ASSERT_NE(b.last(GameEventKind::kRestoreRequested), nullptr);
   EXPECT_EQ(b.last(GameEventKind::kRestoreRequested)->fen,
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");

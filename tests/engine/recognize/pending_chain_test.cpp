@@ -36,8 +36,9 @@ TEST(PendingChain, TheSamePlayersNextMoveCompletesTheUnpressedOne) {
   b.press(kWhite, 5000);  // White's clock still runs: the press completes Nf3
   b.press(kBlack, 6000);
   EXPECT_EQ(b.completed_ucis(), (Strings{"e2e4", "e7e5", "g1f3", "b8c6"}));
-  EXPECT_EQ(completions(b), (std::vector<CompletionKind>{CompletionKind::kNextMove, CompletionKind::kNextMove,
-                                                          CompletionKind::kClockPress, CompletionKind::kClockPress}));
+  EXPECT_EQ(completions(b), (std::vector<CompletionKind>{
+                                CompletionKind::kNextMove, CompletionKind::kNextMove,
+                                CompletionKind::kClockPress, CompletionKind::kClockPress}));
   EXPECT_TRUE(b.of(GameEventKind::kIllegalMoveCompleted).empty());
   EXPECT_TRUE(b.of(GameEventKind::kClockPressWithoutMove).empty());
   EXPECT_EQ(b.fen(), "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
@@ -93,7 +94,8 @@ TEST(PendingChain, MateOnTheSecondPlyEndsTheGameWithBothMovesCompleted) {
   EXPECT_TRUE(b.completed_ucis().empty());
   b.advance(3100);
   EXPECT_EQ(b.completed_ucis(), (Strings{"g2g4", "d8h4"}));
-  EXPECT_EQ(completions(b), (std::vector<CompletionKind>{CompletionKind::kGameEnd, CompletionKind::kGameEnd}));
+  EXPECT_EQ(completions(b),
+            (std::vector<CompletionKind>{CompletionKind::kGameEnd, CompletionKind::kGameEnd}));
   ASSERT_NE(b.last(GameEventKind::kGameEnded), nullptr);
   EXPECT_EQ(b.last(GameEventKind::kGameEnded)->result, "0-1");
   EXPECT_EQ(b.last(GameEventKind::kGameEnded)->termination, TerminationKind::kCheckmate);

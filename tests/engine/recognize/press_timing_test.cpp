@@ -44,7 +44,8 @@ TEST(PressTiming, ARestartPressRuleSetDoesNotCountIt) {
   b.lift("e4", 1100);
   b.press(kWhite, 1200);
   ASSERT_NE(b.last(GameEventKind::kClockPressWithoutMove), nullptr);
-  EXPECT_EQ(b.last(GameEventKind::kClockPressWithoutMove)->classification, PressClass::kRestartAllowed);
+  EXPECT_EQ(b.last(GameEventKind::kClockPressWithoutMove)->classification,
+            PressClass::kRestartAllowed);
   EXPECT_TRUE(b.of(GameEventKind::kIllegalMoveCompleted).empty());
 }
 

@@ -30,7 +30,12 @@ TEST(Recognition, CleanMoveIsTentativeOnThePutAndCompletedOnThePressEvent) {
 }
 
 TEST(Recognition, CastlingEitherPieceFirstOnEitherWing) {
-  struct Case { const char* king_to; const char* rook_from; const char* rook_to; bool rook_first; };
+  struct Case {
+    const char* king_to;
+    const char* rook_from;
+    const char* rook_to;
+    bool rook_first;
+  };
   for (const Case c : {Case{"g1", "h1", "f1", false}, Case{"g1", "h1", "f1", true},
                        Case{"c1", "a1", "d1", false}, Case{"c1", "a1", "d1", true}}) {
     BoardDriver b(kCastlingFen);
@@ -196,10 +201,16 @@ TEST(Recognition, IllegalPendingReasonsThenCompletedWithCount) {
     EXPECT_NE(b.last(GameEventKind::kRestoreRequested), nullptr);
     EXPECT_TRUE(b.completed_ucis().empty());
   }
-  struct Case { const char* fen; const char* from; const char* to; IllegalReason reason; };
-  for (const Case c : {Case{kStartFen.data(), "a1", "a4", IllegalReason::kPieceMovement},
-                       Case{kStartFen.data(), "e7", "e5", IllegalReason::kWrongSide},
-                       Case{"r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1", "e1", "g1", IllegalReason::kCastling}}) {
+  struct Case {
+    const char* fen;
+    const char* from;
+    const char* to;
+    IllegalReason reason;
+  };
+  for (const Case c :
+       {Case{kStartFen.data(), "a1", "a4", IllegalReason::kPieceMovement},
+        Case{kStartFen.data(), "e7", "e5", IllegalReason::kWrongSide},
+        Case{"r3k2r/8/8/8/8/8/5r2/R3K2R w KQkq - 0 1", "e1", "g1", IllegalReason::kCastling}}) {
     BoardDriver b(c.fen);
     b.move(c.from, c.to, 1000);
     if (std::string(c.to) == "g1") b.move("h1", "f1", 1200);
@@ -213,12 +224,15 @@ TEST(Recognition, PressWithoutMoveIsClassifiedByTheRuleSet) {
   BoardDriver standard;
   standard.press(kWhite, 1000);
   ASSERT_NE(standard.last(GameEventKind::kClockPressWithoutMove), nullptr);
-  EXPECT_EQ(standard.last(GameEventKind::kClockPressWithoutMove)->classification, PressClass::kIllegal);
+  EXPECT_EQ(standard.last(GameEventKind::kClockPressWithoutMove)->classification,
+            PressClass::kIllegal);
   ASSERT_NE(standard.last(GameEventKind::kIllegalMoveCompleted), nullptr);
-  EXPECT_EQ(standard.last(GameEventKind::kIllegalMoveCompleted)->reason, IllegalReason::kPressWithoutMove);
+  EXPECT_EQ(standard.last(GameEventKind::kIllegalMoveCompleted)->reason,
+            IllegalReason::kPressWithoutMove);
   BoardDriver legacy(config_for(kStartFen, "legacy-blitz"));
   legacy.press(kWhite, 1000);
-  EXPECT_EQ(legacy.last(GameEventKind::kClockPressWithoutMove)->classification, PressClass::kRestartAllowed);
+  EXPECT_EQ(legacy.last(GameEventKind::kClockPressWithoutMove)->classification,
+            PressClass::kRestartAllowed);
   EXPECT_EQ(legacy.tracker.illegal_count(kWhite), 0);
 }
 
@@ -250,7 +264,8 @@ TEST(Recognition, BoardTurnedRoundIsMappedBeforeTheFirstMove) {
 }
 
 TEST(Recognition, OccupancyOnlyBoardPlaysCapturesAndPromotesToAQueen) {
-  BoardDriver b(config_for("4k3/4P3/8/2p1p3/3B4/8/8/4K3 w - - 0 1", "fide-standard", SensingMode::kOccupancy));
+  BoardDriver b(config_for("4k3/4P3/8/2p1p3/3B4/8/8/4K3 w - - 0 1", "fide-standard",
+                           SensingMode::kOccupancy));
   b.lift("e5", 1000);  // the bishop could take on c5 or e5: the lifted square says which
   b.lift("d4", 1100);
   b.put("e5", '?', 1200);

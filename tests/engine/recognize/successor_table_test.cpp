@@ -79,12 +79,14 @@ TEST(SuccessorTable, OccupancyKeysChainMovesThatLeaveTheSameBoard) {
   b.set(kE7, kEmptyCode);
   b.set(kE8, kOccupiedCode);
   int n = 0;
-  for (int j = table.find(b.occupancy_key()); j != SuccessorTable::kNone; j = table.next_same(j)) ++n;
+  for (int j = table.find(b.occupancy_key()); j != SuccessorTable::kNone; j = table.next_same(j))
+    ++n;
   EXPECT_EQ(n, 4);
 }
 
 TEST(IllegalAnalysis, NamesThePieceTheSquaresAndTheReason) {
-  const Position p1 = parse_fen("rnbqk1nr/pppp1ppp/8/4p3/1b1P4/5N2/PPP1PPPP/RNBQKB1R w KQkq - 2 3").value();
+  const Position p1 =
+      parse_fen("rnbqk1nr/pppp1ppp/8/4p3/1b1P4/5N2/PPP1PPPP/RNBQKB1R w KQkq - 2 3").value();
   SensedBoard b;
   b.set_position(p1);
   b.set(kF3, kEmptyCode);

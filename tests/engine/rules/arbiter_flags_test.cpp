@@ -16,7 +16,8 @@ struct FlagGame {
   std::optional<GameTracker> tracker;
   GameEvents out;
 
-  FlagGame(const char* rules, const char* clock, std::vector<std::pair<std::string, std::string>> params) {
+  FlagGame(const char* rules, const char* clock,
+           std::vector<std::pair<std::string, std::string>> params) {
     TrackerConfig c;
     c.rules = rule_set_by_name(rules).value();
     for (const auto& [n, v] : params) EXPECT_FALSE(apply_param(c.rules, n, v));

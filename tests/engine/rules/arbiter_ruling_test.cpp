@@ -19,7 +19,8 @@ struct RulingGame {
   GameEvents out;
   std::uint64_t seq = 0;
 
-  RulingGame(const char* rules, const char* fen, std::vector<std::pair<std::string, std::string>> params = {}) {
+  RulingGame(const char* rules, const char* fen,
+             std::vector<std::pair<std::string, std::string>> params = {}) {
     TrackerConfig c;
     c.rules = rule_set_by_name(rules).value();
     for (const auto& [n, v] : params) EXPECT_FALSE(apply_param(c.rules, n, v));
@@ -95,7 +96,8 @@ TEST(RulingBySeq, SettlesTheOlderProposalItNames) {
   ASSERT_EQ(settled.size(), 1u);
   EXPECT_EQ(settled[0].penalty_kind, PenaltyKind::kTimeAdded);
   EXPECT_EQ(settled[0].proposal_seq, minute);
-  EXPECT_EQ(g.tracker->clock().remaining(kBlack, milliseconds(3500)) - black_before, milliseconds(60000));
+  EXPECT_EQ(g.tracker->clock().remaining(kBlack, milliseconds(3500)) - black_before,
+            milliseconds(60000));
 }
 
 TEST(RulingBySeq, ASeqNamingNoOpenDecisionSettlesNothing) {
@@ -106,7 +108,7 @@ TEST(RulingBySeq, ASeqNamingNoOpenDecisionSettlesNothing) {
   g.publish();
   const std::size_t n = g.out.size();
   g.ruling(3000, true, warning + 1000);  // no such event
-  g.ruling(3000, true, 1);                // gameStarted: not a decision
+  g.ruling(3000, true, 1);               // gameStarted: not a decision
   EXPECT_EQ(g.out.size(), n);
   g.ruling(3100, false, warning);
   ASSERT_EQ(g.penalties_from(n).size(), 1u);
@@ -147,7 +149,9 @@ constexpr const char* k149 = "8/8/8/4k3/8/8/R6P/4K3 w - - 149 120";
 
 struct BoardGame : RulingGame {
   BoardGame() : RulingGame("fide-standard", k149) {}
-  void lift(int at, const char* s) { tracker->square(milliseconds(at), parse_square(s), kEmptyCode, out); }
+  void lift(int at, const char* s) {
+    tracker->square(milliseconds(at), parse_square(s), kEmptyCode, out);
+  }
   void put(int at, const char* s, char p) {
     tracker->square(milliseconds(at), parse_square(s), square_code_from_char(p), out);
   }

@@ -19,7 +19,8 @@ struct Game {
   std::optional<GameTracker> tracker;
   GameEvents out;
 
-  Game(const char* rules, const char* fen, std::vector<std::pair<std::string, std::string>> params = {}) {
+  Game(const char* rules, const char* fen,
+       std::vector<std::pair<std::string, std::string>> params = {}) {
     TrackerConfig c;
     c.rules = rule_set_by_name(rules).value();
     for (const auto& [n, v] : params) EXPECT_FALSE(apply_param(c.rules, n, v));
@@ -63,7 +64,8 @@ TEST(RulesArbiter, ProposedPenaltyIsAppliedOnlyByAnAcceptingRuling) {
   g.op(2000, ruling(true));
   p = g.last(GameEventKind::kPenalty);
   EXPECT_TRUE(p->applied);
-  EXPECT_EQ(g.tracker->clock().remaining(kWhite, milliseconds(2000)) - white_before, milliseconds(120000));
+  EXPECT_EQ(g.tracker->clock().remaining(kWhite, milliseconds(2000)) - white_before,
+            milliseconds(120000));
 }
 
 TEST(RulesArbiter, RejectingRulingLeavesTheClocks) {

@@ -2,6 +2,8 @@
 // computed without making the move must be the key of the position the move makes, the
 // pass must visit exactly the positions an independent walk finds, and a walk paused and
 // resumed must be the walk run at once.
+#include "engine/rules/mate_walk.h"
+
 #include <gtest/gtest.h>
 
 #include <set>
@@ -11,7 +13,6 @@
 #include "engine/board/fen.h"
 #include "engine/board/movegen.h"
 #include "engine/rules/mate_search.h"
-#include "engine/rules/mate_walk.h"
 #include "tests/engine/rules/test_fen.h"
 
 namespace eboard::engine {

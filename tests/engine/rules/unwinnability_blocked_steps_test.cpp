@@ -76,7 +76,8 @@ TEST(BlockedSteps, FileFillsLikeOneStepARound) {
   EXPECT_GT(grew, 1000);  // the fills really went somewhere
   // A whole open file from its first square, and a wall that stops it.
   EXPECT_EQ(file_fill<true>(square_bb(kA1), ~Bitboard(0)), kFileA);
-  EXPECT_EQ(file_fill<true>(square_bb(kA1), ~square_bb(kA4)), square_bb(kA1) | square_bb(kA2) | square_bb(kA3));
+  EXPECT_EQ(file_fill<true>(square_bb(kA1), ~square_bb(kA4)),
+            square_bb(kA1) | square_bb(kA2) | square_bb(kA3));
 }
 
 }  // namespace

@@ -48,19 +48,21 @@ TEST(UnwinnabilityCorpus, NoVerdictContradictsTheChaLabels) {
           p.make(m);
         }
         EXPECT_TRUE(legal && p.side_to_move() == ~c && is_checkmate(p))
-            << "line " << number << " colour " << "WB"[c];
+            << "line " << number << " colour "
+            << "WB"[c];
       }
       if ((a.verdict == Verdict::kWinnable) != can_mate) {
         ++wrong;
-        ADD_FAILURE() << "line " << number << " colour " << "WB"[c] << ": " << line;
+        ADD_FAILURE() << "line " << number << " colour "
+                      << "WB"[c] << ": " << line;
       }
     }
   }
   EXPECT_EQ(positions, 902);
   EXPECT_EQ(wrong, 0);
   RecordProperty("undetermined", undetermined);
-  std::printf("CHA vectors: %d queries, %d decided, %d undetermined at %llu nodes\n",
-              2 * positions, proven, undetermined, (unsigned long long)kCorpusNodeLimit);
+  std::printf("CHA vectors: %d queries, %d decided, %d undetermined at %llu nodes\n", 2 * positions,
+              proven, undetermined, (unsigned long long)kCorpusNodeLimit);
   // Regression bound for this limit (84 measured; see BENCHMARKS.md).
   EXPECT_LE(undetermined, 84);
 }
@@ -98,7 +100,7 @@ bool every_reply_allows_mate(Position& pos) {
 // force: every placement of K+N+N v K with the bare king to move, the bare king in the
 // a1-d1-d4 triangle (the other placements are mirror images: no pawns, no castling).
 TEST(UnwinnabilityCorpus, TwoKnightsNeverForceMateInOne) {
-  constexpr Square kTriangle[] = {kA1, Square(1), Square(2), Square(3), Square(9),
+  constexpr Square kTriangle[] = {kA1,        Square(1),  Square(2),  Square(3),  Square(9),
                                   Square(10), Square(11), Square(18), Square(19), Square(27)};
   std::uint64_t placements = 0, found = 0;
   for (Square bk : kTriangle)

@@ -25,7 +25,9 @@ struct State {
   bool check;
 };
 
-bool adjacent_or_same(Square a, Square b) { return (king_attacks(a) | square_bb(a)) & square_bb(b); }
+bool adjacent_or_same(Square a, Square b) {
+  return (king_attacks(a) | square_bb(a)) & square_bb(b);
+}
 
 // The abstract game of the header, one state at a time (depth first, a visited table).
 bool reference_dance(const Position& pos, const BlockedAnalysis& a, Color winner) {
@@ -53,13 +55,14 @@ bool reference_dance(const Position& pos, const BlockedAnalysis& a, Color winner
     }
   };
   const bool loser_moves = pos.side_to_move() == loser;
-  push({pos.king_square(winner), pos.king_square(loser), loser_moves, loser_moves && pos.in_check()});
+  push({pos.king_square(winner), pos.king_square(loser), loser_moves,
+        loser_moves && pos.in_check()});
   while (!todo.empty()) {
     const State s = todo.back();
     todo.pop_back();
     if (s.loser_to_move) {
-      const Bitboard flights = king_attacks(s.loser_king) & a.king_reach[loser] &
-                               ~king_attacks(s.winner_king) & ~checks;
+      const Bitboard flights =
+          king_attacks(s.loser_king) & a.king_reach[loser] & ~king_attacks(s.winner_king) & ~checks;
       if (s.check && (checks & square_bb(s.loser_king)) && flights == 0) return false;
       for (Bitboard b = king_attacks(s.loser_king) & a.king_reach[loser]; b;) {
         const Square to = pop_lsb(b);
@@ -118,10 +121,10 @@ TEST(KingsDance, SetWalkAgreesWithTheStateWalkOnManyKingPlacements) {
   Tally tally;
   // The header's example, the stalemate shuttle of the blocked tests, a wall of bishops
   // and pawns, and one where a free white bishop may give check at any time.
-  for (const char* structure : {"8/1p2B1B1/1PpB1B2/k1P5/p1P5/P7/5K2/8 w - -",
-                                "8/b7/k6p/5p1P/5p2/5PpK/6P1/8 w - -",
-                                "2B1B1B1/pBpBpBpB/P1P1P1P1/4k3/8/8/4K3/8 w - -",
-                                "8/8/1p1p1p1p/1P1P1P1P/8/2B5/8/k6K w - -"}) {
+  for (const char* structure :
+       {"8/1p2B1B1/1PpB1B2/k1P5/p1P5/P7/5K2/8 w - -", "8/b7/k6p/5p1P/5p2/5PpK/6P1/8 w - -",
+        "2B1B1B1/pBpBpBpB/P1P1P1P1/4k3/8/8/4K3/8 w - -",
+        "8/8/1p1p1p1p/1P1P1P1P/8/2B5/8/k6K w - -"}) {
     every_king_placement(structure, tally);
     if (HasFatalFailure()) return;
   }

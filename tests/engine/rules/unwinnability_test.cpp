@@ -98,10 +98,10 @@ TEST(Unwinnability, LoneMinorMatesWithTheLosersBlockers) {
     const char* fen;
     Color winner;
   } cases[] = {
-      {"8/8/2B2pk1/8/1p6/p7/1r5p/K7 w - - 0 64", kWhite},      // bishop, corner h1
-      {"8/3k1b2/8/6P1/6PK/8/8/8 w - - 3 51", kBlack},          // bishop, promoted blockers
-      {"8/8/8/8/8/1PRnkB1P/PK4P1/8 w - - 3 51", kBlack},       // knight
-      {"8/8/p7/1p1k4/2p1N3/8/2r5/4K3 w - - 0 64", kWhite},     // knight
+      {"8/8/2B2pk1/8/1p6/p7/1r5p/K7 w - - 0 64", kWhite},   // bishop, corner h1
+      {"8/3k1b2/8/6P1/6PK/8/8/8 w - - 3 51", kBlack},       // bishop, promoted blockers
+      {"8/8/8/8/8/1PRnkB1P/PK4P1/8 w - - 3 51", kBlack},    // knight
+      {"8/8/p7/1p1k4/2p1N3/8/2r5/4K3 w - - 0 64", kWhite},  // knight
       // the loser's rooks would interpose on the bishop's check: the winner takes them
       {"2R5/b7/8/5P1P/3k2P1/8/2R1K3/8 w - - 1 61", kBlack},
       // a lone bishop against a queen and pawns (not found at 500k nodes before)
@@ -125,8 +125,8 @@ TEST(Unwinnability, ReachableSetIsHugeOnlyWithAFreeHeavyPieceOfTheLoser) {
 }
 
 TEST(Unwinnability, AlreadyMatedIsWinnableWithoutSearch) {
-  Analysis a = analyse_winnability(fen("k1R5/8/1K6/8/8/8/8/8 b - -"), kWhite,
-                                   AnalysisMode::kQuick, 0);
+  Analysis a =
+      analyse_winnability(fen("k1R5/8/1K6/8/8/8/8/8 b - -"), kWhite, AnalysisMode::kQuick, 0);
   EXPECT_EQ(a.verdict, Verdict::kWinnable);
   EXPECT_TRUE(a.line.empty());
 }
@@ -135,8 +135,8 @@ TEST(Unwinnability, LockedPawnChainsSeparateTheKings) {
   const char* kChain = "2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - -";
   for (Color c : {kWhite, kBlack}) expect_blocked_proof(kChain, c);
   // The analyzer's README example: Black's bishops are on the wrong colour to cross.
-  Analysis black = analyse_winnability(fen("7b/1k5B/7b/8/1p1p1p1p/1PpP1P1P/2P3K1/N7 b - -"),
-                                       kBlack, AnalysisMode::kQuick, 0);
+  Analysis black = analyse_winnability(fen("7b/1k5B/7b/8/1p1p1p1p/1PpP1P1P/2P3K1/N7 b - -"), kBlack,
+                                       AnalysisMode::kQuick, 0);
   EXPECT_EQ(black.verdict, Verdict::kUnwinnable);
   // One pawn that can still move breaks the lock: no proof then.
   BlockedAnalysis open = analyse_blocked(fen("2b1k3/8/8/1p1p1p1p/1P1P1P2/8/7P/2B1K3 w - -"));
@@ -147,12 +147,13 @@ TEST(Unwinnability, SameColouredBishopsOnBothSides) {
   // Every bishop on the board is on a dark square: the mated king's light neighbours can
   // be blocked by nobody (a CHA test vector, labelled dead).
   const char* kDark = "3b1b1k/2b1b1b1/1b1b1b2/2b5/4KB2/4B1B1/3B1B1B/2B1B1B1 w - -";
-  for (Color c : {kWhite, kBlack}) EXPECT_EQ(material_verdict(fen(kDark), c).reason,
-                                             VerdictReason::kMaterial);
+  for (Color c : {kWhite, kBlack})
+    EXPECT_EQ(material_verdict(fen(kDark), c).reason, VerdictReason::kMaterial);
   // A light bishop of the loser may block: the rule no longer applies.
-  EXPECT_EQ(material_verdict(fen("3b1b1k/2b1b1b1/1b1b1b2/2b5/4KB2/4B1B1/3B1B1B/2B1BB2 w - -"),
-                             kBlack).verdict,
-            Verdict::kUndetermined);
+  EXPECT_EQ(
+      material_verdict(fen("3b1b1k/2b1b1b1/1b1b1b2/2b5/4KB2/4B1B1/3B1B1B/2B1BB2 w - -"), kBlack)
+          .verdict,
+      Verdict::kUndetermined);
 }
 
 TEST(Unwinnability, LoneKnightAgainstOnlyQueens) {
@@ -174,8 +175,8 @@ TEST(Unwinnability, AKingThatCanNeverMoveHoldsItsPawns) {
   const char* kWalled = "k6B/1b4B1/5B2/4B3/3B4/1pB1B3/pP1B4/K7 w - -";
   for (Color c : {kWhite, kBlack}) expect_blocked_proof(kWalled, c);
   // Without Black's a2 pawn the king walks out: no proof for Black.
-  EXPECT_FALSE(cannot_mate(analyse_blocked(fen("k6B/1b4B1/5B2/4B3/3B4/1pB1B3/1P1B4/K7 w - -")),
-                           kBlack));
+  EXPECT_FALSE(
+      cannot_mate(analyse_blocked(fen("k6B/1b4B1/5B2/4B3/3B4/1pB1B3/1P1B4/K7 w - -")), kBlack));
 }
 
 TEST(Unwinnability, BlockersAreCountedNotJustPlaced) {
@@ -185,8 +186,8 @@ TEST(Unwinnability, BlockersAreCountedNotJustPlaced) {
   const char* kOne = "8/4kb2/8/1p1p1p1p/1P1P1P1P/1b6/3B1K2/8 b - -";
   expect_blocked_proof(kOne, kBlack);
   // With a second dark bishop White can block two squares (Kh1, Bg1, Bh2): no proof.
-  EXPECT_FALSE(cannot_mate(analyse_blocked(fen("8/4kb2/8/1p1p1p1p/1P1P1P1P/1b6/3B1K2/2B5 b - -")),
-                           kBlack));
+  EXPECT_FALSE(
+      cannot_mate(analyse_blocked(fen("8/4kb2/8/1p1p1p1p/1P1P1P1P/1b6/3B1K2/2B5 b - -")), kBlack));
 }
 
 TEST(Unwinnability, TheWinnersKingCoversOneNeighbourhoodAtATime) {
@@ -282,9 +283,9 @@ TEST(Unwinnability, QuickModeNeverSearches) {
 TEST(Unwinnability, DeadPositions) {
   EXPECT_EQ(is_dead_position(fen("8/8/8/4k3/8/8/8/2B1K3 b - -"), AnalysisMode::kQuick, 0),
             Verdict::kUnwinnable);
-  EXPECT_EQ(is_dead_position(fen("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - -"),
-                             AnalysisMode::kQuick, 0),
-            Verdict::kUnwinnable);
+  EXPECT_EQ(
+      is_dead_position(fen("2b1k3/8/8/1p1p1p1p/1P1P1P1P/8/8/2B1K3 w - -"), AnalysisMode::kQuick, 0),
+      Verdict::kUnwinnable);
   EXPECT_EQ(is_dead_position(Position(), AnalysisMode::kFull, 100'000), Verdict::kWinnable);
   EXPECT_EQ(is_dead_position(Position(), AnalysisMode::kQuick, 0), Verdict::kUndetermined);
 }
@@ -304,15 +305,15 @@ TEST(MatingTest, StaticMaterialFollowsTheTable) {
 
 TEST(MatingTest, PskovForcedMateInOne) {
   // Already a position where Black (to move) cannot avoid Rh8#: Kb8 is the only move.
-  Analysis now = analyse_mating_test(fen("k7/8/1K6/8/8/8/8/7R b - -"), kWhite,
-                                     MatingTest::kPskovForcedMateInOne, AnalysisMode::kFull,
-                                     10'000);
+  Analysis now =
+      analyse_mating_test(fen("k7/8/1K6/8/8/8/8/7R b - -"), kWhite,
+                          MatingTest::kPskovForcedMateInOne, AnalysisMode::kFull, 10'000);
   EXPECT_EQ(now.verdict, Verdict::kWinnable);
   EXPECT_EQ(now.reason, VerdictReason::kForcedMateInOne);
   // rules.md P7 / scenario 57: K+Q v K+P, the pawn may promote: Black has mating material.
-  Analysis p7 = analyse_mating_test(fen("8/8/4k3/8/8/8/1p6/3K3Q w - - 0 70"), kBlack,
-                                    MatingTest::kPskovForcedMateInOne, AnalysisMode::kFull,
-                                    200'000);
+  Analysis p7 =
+      analyse_mating_test(fen("8/8/4k3/8/8/8/1p6/3K3Q w - - 0 70"), kBlack,
+                          MatingTest::kPskovForcedMateInOne, AnalysisMode::kFull, 200'000);
   EXPECT_EQ(p7.verdict, Verdict::kWinnable);
   // Unwinnable under the helpmate test is unwinnable here too.
   EXPECT_EQ(analyse_mating_test(fen("8/8/8/4k3/8/8/8/4K1N1 w - -"), kWhite,

@@ -2,14 +2,13 @@
 // it through the real tty transport and DGT driver. Waits are bounded and event-driven
 // (output lines, the link appearing), never fixed sleeps.
 #include <fcntl.h>
+#include <gtest/gtest.h>
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <gtest/gtest.h>
 
 #include <chrono>
 #include <fstream>
@@ -27,7 +26,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 const std::string kBin = EBOARD_BIN_DIR;
-const std::string kScript = std::string(EBOARD_SOURCE_DIR) + "/tests/simulators/dgt/data/short_game.ebs";
+const std::string kScript =
+    std::string(EBOARD_SOURCE_DIR) + "/tests/simulators/dgt/data/short_game.ebs";
 
 struct Child {
   pid_t pid = -1;
@@ -75,7 +75,8 @@ std::string board_after(const std::vector<script::Statement>& lines) {
   p.squares.fill(script::kEmptySquare);
   for (const auto& s : lines) {
     if (const auto* full = std::get_if<script::Placement>(&s.body)) p = *full;
-    if (const auto* lift = std::get_if<script::Lift>(&s.body)) p.squares[lift->square] = script::kEmptySquare;
+    if (const auto* lift = std::get_if<script::Lift>(&s.body))
+      p.squares[lift->square] = script::kEmptySquare;
     if (const auto* put = std::get_if<script::Put>(&s.body)) p.squares[put->square] = put->piece;
   }
   return script::placement_field(p);
@@ -85,9 +86,12 @@ std::string board_after(const std::vector<script::Statement>& lines) {
 std::vector<std::string> actions(const std::vector<script::Statement>& lines, bool mirror = false) {
   std::vector<std::string> out;
   for (auto s : lines) {
-    if (auto* lift = std::get_if<script::Lift>(&s.body); lift && mirror) lift->square = 63 - lift->square;
-    if (auto* put = std::get_if<script::Put>(&s.body); put && mirror) put->square = 63 - put->square;
-    if (std::holds_alternative<script::Lift>(s.body) || std::holds_alternative<script::Put>(s.body) ||
+    if (auto* lift = std::get_if<script::Lift>(&s.body); lift && mirror)
+      lift->square = 63 - lift->square;
+    if (auto* put = std::get_if<script::Put>(&s.body); put && mirror)
+      put->square = 63 - put->square;
+    if (std::holds_alternative<script::Lift>(s.body) ||
+        std::holds_alternative<script::Put>(s.body) ||
         std::holds_alternative<script::Lever>(s.body)) {
       s.at.reset();
       out.push_back(script::format_statement(s));
@@ -152,9 +156,13 @@ class DgtEndToEnd : public ::testing::Test {
 
 TEST_F(DgtEndToEnd, DumpPrintsTheScriptsLiftsPutsAndLevers) {
   const auto expected = actions(script_);
-  const std::string out = run({}, [&](const std::string& o) {
-    return actions(parse(o)).size() >= expected.size() && o.find("clocktime 170.0 168.0") != std::string::npos;
-  }, std::chrono::seconds(20));
+  const std::string out = run(
+      {},
+      [&](const std::string& o) {
+        return actions(parse(o)).size() >= expected.size() &&
+               o.find("clocktime 170.0 168.0") != std::string::npos;
+      },
+      std::chrono::seconds(20));
   const auto lines = parse(out);
   EXPECT_EQ(actions(lines), expected) << out;
   EXPECT_EQ(script::format_statement(script::Statement{0, {}, lines.at(0).body}),
@@ -165,17 +173,19 @@ TEST_F(DgtEndToEnd, DumpPrintsTheScriptsLiftsPutsAndLevers) {
 
 TEST_F(DgtEndToEnd, ByteAtATimeDeliveryLosesNothing) {
   const auto expected = actions(script_);
-  const std::string out = run({"--split"}, [&](const std::string& o) {
-    return actions(parse(o)).size() >= expected.size();
-  }, std::chrono::seconds(30));
+  const std::string out = run(
+      {"--split"},
+      [&](const std::string& o) { return actions(parse(o)).size() >= expected.size(); },
+      std::chrono::seconds(30));
   EXPECT_EQ(actions(parse(out)), expected) << out;
 }
 
 TEST_F(DgtEndToEnd, TurnedRoundBoardShowsAMirroredPlacement) {
   const auto expected = actions(script_, true);
-  const std::string out = run({"--turned"}, [&](const std::string& o) {
-    return actions(parse(o)).size() >= expected.size();
-  }, std::chrono::seconds(20));
+  const std::string out = run(
+      {"--turned"},
+      [&](const std::string& o) { return actions(parse(o)).size() >= expected.size(); },
+      std::chrono::seconds(20));
   const auto lines = parse(out);
   EXPECT_EQ(actions(lines), expected) << out;
   EXPECT_EQ(script::format_statement(script::Statement{0, {}, lines.at(0).body}),
@@ -192,23 +202,28 @@ void expect_resynced(const std::string& out, const std::vector<script::Statement
 }
 
 TEST_F(DgtEndToEnd, GarbageIsDiscardedAndTheBoardResynchronised) {
-  const std::string out = run({"--garbage", "3", "--seed", "7"}, [&](const std::string& o) {
-    return board_after(parse(o)) == final_board();
-  }, std::chrono::seconds(20));
+  const std::string out = run(
+      {"--garbage", "3", "--seed", "7"},
+      [&](const std::string& o) { return board_after(parse(o)) == final_board(); },
+      std::chrono::seconds(20));
   expect_resynced(out, script_, final_board());
 }
 
 TEST_F(DgtEndToEnd, DroppedBytesAreRecoveredByADump) {
-  const std::string out = run({"--drop", "4", "--seed", "3"}, [&](const std::string& o) {
-    return board_after(parse(o)) == final_board();
-  }, std::chrono::seconds(20));
+  const std::string out = run(
+      {"--drop", "4", "--seed", "3"},
+      [&](const std::string& o) { return board_after(parse(o)) == final_board(); },
+      std::chrono::seconds(20));
   expect_resynced(out, script_, final_board());
 }
 
 TEST_F(DgtEndToEnd, HangUpAndReturnMidGame) {
-  const std::string out = run({"--hangup-at", "9.0", "--hangup-for", "1"}, [&](const std::string& o) {
-    return board_after(parse(o)) == final_board() && actions(parse(o)).back() == "lever white";
-  }, std::chrono::seconds(20));
+  const std::string out = run(
+      {"--hangup-at", "9.0", "--hangup-for", "1"},
+      [&](const std::string& o) {
+        return board_after(parse(o)) == final_board() && actions(parse(o)).back() == "lever white";
+      },
+      std::chrono::seconds(20));
   expect_resynced(out, script_, final_board());
   // Connected twice: two full placements, and moves reported after the return.
   std::size_t placements = 0;

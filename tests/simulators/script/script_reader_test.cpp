@@ -104,7 +104,8 @@ TEST(ScriptReader, ParsesOperatorLines) {
 }
 
 TEST(ScriptReader, ParsesSensorVariants) {
-  const auto placement = std::get<Placement>(one("0 placement ?\?\?\?\?\?\?\?/8/8/8/8/8/8/4K2?").body);
+  const auto placement =
+      std::get<Placement>(one("0 placement ?\?\?\?\?\?\?\?/8/8/8/8/8/8/4K2?").body);
   EXPECT_EQ(placement.squares[56], '?');
   EXPECT_EQ(placement.squares[4], 'K');
   EXPECT_EQ(placement.squares[7], '?');

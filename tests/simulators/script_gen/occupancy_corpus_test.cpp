@@ -20,13 +20,15 @@ namespace {
 
 std::vector<std::filesystem::path> corpus_files() {
   std::vector<std::filesystem::path> files;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(EBOARD_SHARED_DIR) + "/data/pgn"))
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(EBOARD_SHARED_DIR) + "/data/pgn"))
     if (entry.path().extension() == ".pgn") files.push_back(entry.path());
   std::sort(files.begin(), files.end());
   return files;
 }
 
-std::string first_difference(const std::vector<std::string>& got, const std::vector<std::string>& want) {
+std::string first_difference(const std::vector<std::string>& got,
+                             const std::vector<std::string>& want) {
   for (std::size_t i = 0; i < std::max(got.size(), want.size()); ++i) {
     const std::string g = i < got.size() ? got[i] : "(none)";
     const std::string w = i < want.size() ? want[i] : "(none)";
@@ -59,25 +61,29 @@ TEST(OccupancyCorpus, EveryGameReplaysMoveExactOnAnOccupancyOnlyBoard) {
           options.noise = noise;
           options.seed = seed;
           options.sensing = ScriptSensing::kOccupancy;
-          const auto r = testing::replay_in_tracker(game->value(), generate_script(game->value(), options));
+          const auto r =
+              testing::replay_in_tracker(game->value(), generate_script(game->value(), options));
           ++replays;
           sensor_events += r.sensor_events;
           moves += long(r.completed.size());
           std::string failure = r.failure;
-          if (failure.empty() && !r.occupancy) failure = "not recognised as an occupancy-only board";
+          if (failure.empty() && !r.occupancy)
+            failure = "not recognised as an occupancy-only board";
           if (failure.empty()) failure = first_difference(r.completed, want);
           if (!failure.empty())
-            failures.push_back(path.filename().string() + " game " + std::to_string(index) + " --noise " +
-                               noise_model_name(noise) + " --seed " + std::to_string(seed) +
-                               " --sensing occupancy: " + failure);
+            failures.push_back(path.filename().string() + " game " + std::to_string(index) +
+                               " --noise " + noise_model_name(noise) + " --seed " +
+                               std::to_string(seed) + " --sensing occupancy: " + failure);
         }
       }
     }
   }
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  std::cout << "occupancy corpus: " << games << " games (" << under_promotions << " under-promotions), "
-            << replays << " replays, " << moves << " moves, " << sensor_events << " sensor events, "
-            << failures.size() << " failed, in " << seconds << " s\n";
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::cout << "occupancy corpus: " << games << " games (" << under_promotions
+            << " under-promotions), " << replays << " replays, " << moves << " moves, "
+            << sensor_events << " sensor events, " << failures.size() << " failed, in " << seconds
+            << " s\n";
   RecordProperty("games", std::to_string(games));
   RecordProperty("sensor_events", std::to_string(sensor_events));
   EXPECT_GT(games, 4000);

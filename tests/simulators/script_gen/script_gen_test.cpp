@@ -34,8 +34,8 @@ engine::PgnGame game_of(const char* pgn) {
   return games.value().front();
 }
 
-std::vector<script::Statement> script_for(const engine::PgnGame& game, NoiseModel noise, std::uint64_t seed,
-                                          ScriptSensing sensing) {
+std::vector<script::Statement> script_for(const engine::PgnGame& game, NoiseModel noise,
+                                          std::uint64_t seed, ScriptSensing sensing) {
   ScriptGenOptions options;
   options.noise = noise;
   options.seed = seed;
@@ -88,7 +88,8 @@ TEST(ScriptGenOccupancy, UnderPromotionGetsAPromoteLineBeforeItsPress) {
         }
       }
       EXPECT_EQ(pieces, "nrb") << noise_model_name(noise) << " seed " << seed;
-      EXPECT_EQ(presses_before, (std::vector<int>{0, 2, 5})) << noise_model_name(noise) << " seed " << seed;
+      EXPECT_EQ(presses_before, (std::vector<int>{0, 2, 5}))
+          << noise_model_name(noise) << " seed " << seed;
     }
   }
   EXPECT_EQ(placements, (std::set<std::string>{"after", "before"}));  // both orders occur
@@ -101,8 +102,10 @@ TEST(ScriptGenOccupancy, QueenPromotionAndPieceSensingScriptsHaveNoPromoteLine) 
     return false;
   };
   for (const NoiseModel noise : kModels) {
-    EXPECT_FALSE(has_promote(script_for(game_of(kQueenPromotionPgn), noise, 1, ScriptSensing::kOccupancy)));
-    EXPECT_FALSE(has_promote(script_for(game_of(kUnderPromotionPgn), noise, 1, ScriptSensing::kPieces)));
+    EXPECT_FALSE(
+        has_promote(script_for(game_of(kQueenPromotionPgn), noise, 1, ScriptSensing::kOccupancy)));
+    EXPECT_FALSE(
+        has_promote(script_for(game_of(kUnderPromotionPgn), noise, 1, ScriptSensing::kPieces)));
   }
 }
 
@@ -111,7 +114,8 @@ TEST(ScriptGenOccupancy, ReplaysMoveExactOnAnOccupancyOnlyBoard) {
     const engine::PgnGame game = game_of(pgn);
     for (const NoiseModel noise : kModels) {
       for (std::uint64_t seed = 1; seed <= 4; ++seed) {
-        const auto r = replay_in_tracker(game, script_for(game, noise, seed, ScriptSensing::kOccupancy));
+        const auto r =
+            replay_in_tracker(game, script_for(game, noise, seed, ScriptSensing::kOccupancy));
         EXPECT_TRUE(r.occupancy);
         EXPECT_EQ(r.failure, "");
         EXPECT_EQ(r.completed, game_ucis(game)) << noise_model_name(noise) << " seed " << seed;
@@ -122,8 +126,11 @@ TEST(ScriptGenOccupancy, ReplaysMoveExactOnAnOccupancyOnlyBoard) {
 
 TEST(ScriptGenOccupancy, WithoutThePromoteLineTheBoardMakesAQueen) {
   const engine::PgnGame game = game_of(kUnderPromotionPgn);
-  std::vector<script::Statement> script = script_for(game, NoiseModel::kClean, 1, ScriptSensing::kOccupancy);
-  std::erase_if(script, [](const script::Statement& s) { return std::holds_alternative<script::Promote>(s.body); });
+  std::vector<script::Statement> script =
+      script_for(game, NoiseModel::kClean, 1, ScriptSensing::kOccupancy);
+  std::erase_if(script, [](const script::Statement& s) {
+    return std::holds_alternative<script::Promote>(s.body);
+  });
   const auto r = replay_in_tracker(game, script);
   ASSERT_FALSE(r.completed.empty());
   EXPECT_EQ(r.completed.front(), "b7b8q");

@@ -25,7 +25,7 @@ struct TrackerReplay {
   std::vector<std::string> tentative;  // UCI of every moveTentative, in order
   std::string failure;                 // the first illegalMoveCompleted or script problem
   long sensor_events = 0;
-  bool occupancy = false;              // the recognizer matched occupancy keys at the end
+  bool occupancy = false;  // the recognizer matched occupancy keys at the end
 };
 
 inline engine::SquareCode code_of(char c) {
