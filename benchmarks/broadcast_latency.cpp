@@ -26,7 +26,7 @@
 
 #include "benchmarks/demo_on_pty.h"
 #include "eboard/v1/json.h"
-#include "tests/sinks/broadcast_helpers.h"
+#include "tests/daemon/sinks/broadcast_helpers.h"
 
 namespace {
 

@@ -19,7 +19,7 @@
 #include "daemon/sinks/mqtt_publisher.h"
 #include "daemon/sinks/sinks.h"
 #include "eboard/v1/json.h"
-#include "tests/sinks/broadcast_helpers.h"
+#include "tests/daemon/sinks/broadcast_helpers.h"
 
 namespace {
 

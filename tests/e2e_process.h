@@ -1,5 +1,5 @@
 // The process-launching helpers every end-to-end test shares (tests/daemon/core,
-// tests/sinks, benchmarks): real child processes started with fork/exec whose stdout and
+// tests/daemon/sinks, benchmarks): real child processes started with fork/exec whose stdout and
 // stderr are read through pipes with poll(), so a test waits for a line with a bounded
 // timeout instead of sleeping (each Child is killed with SIGKILL if still running when it
 // goes out of scope), a scratch directory, a free loopback port, and a bounded wait on a

@@ -9,7 +9,7 @@
 
 #include "eboard/v1/frame.pb.h"
 #include "eboard/v1/json.h"
-#include "tests/sinks/broadcast_helpers.h"
+#include "tests/daemon/sinks/broadcast_helpers.h"
 
 namespace eboard::daemon::broadcast_test {
 namespace {

@@ -2,14 +2,13 @@
 // no-answer timer, driven by advancing the clock and calling on_timer() at next_wake(),
 // never by sleeping. The board is the DGT emulator (simulators/dgt, the code of
 // `eboard-sim dgt`) on a real pty; the only waits are for pty bytes (bounded polls).
-#include "daemon/core/device_link.h"
-
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <unistd.h>
 
 #include <filesystem>
 
+#include "daemon/core/device_link.h"
 #include "simulators/dgt/dgt_emulator.h"
 #include "simulators/dgt/pty_link.h"
 #include "simulators/script/script_reader.h"

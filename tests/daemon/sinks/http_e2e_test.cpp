@@ -16,7 +16,7 @@
 #include <thread>
 
 #include "eboard/v1/json.h"
-#include "tests/sinks/broadcast_helpers.h"
+#include "tests/daemon/sinks/broadcast_helpers.h"
 
 namespace eboard::daemon::broadcast_test {
 namespace {

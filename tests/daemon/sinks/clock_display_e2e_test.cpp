@@ -10,7 +10,7 @@
 
 #include "daemon/sinks/clock_display.h"
 #include "eboard/v1/json.h"
-#include "tests/sinks/broadcast_helpers.h"
+#include "tests/daemon/sinks/broadcast_helpers.h"
 
 namespace eboard::daemon::broadcast_test {
 namespace {
