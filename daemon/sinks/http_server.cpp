@@ -1,10 +1,12 @@
 #include "daemon/sinks/http_server.h"
 
 #include <boost/asio/ip/address.hpp>
+#include <boost/asio/write.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/websocket.hpp>
 
+#include "daemon/sinks/http_response.h"
 #include "daemon/sinks/http_route.h"
 #include "eboard/v1/json.h"
 
@@ -18,21 +20,6 @@ namespace v1 = eboard::v1;
 using tcp = asio::ip::tcp;
 
 constexpr auto kRequestTimeout = std::chrono::seconds(30);
-constexpr std::uint32_t kHeaderLimit = 8 * 1024;
-
-std::string html_escape(const std::string& text) {
-  std::string out;
-  for (char c : text) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      default: out.push_back(c);
-    }
-  }
-  return out;
-}
 
 // One HTTP connection: read a request, answer it from memory, repeat while kept alive;
 // hand the socket to a WsSession on an upgrade.
@@ -43,15 +30,18 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
 
   void read() {
     parser_.emplace();
-    parser_->header_limit(kHeaderLimit);
+    parser_->header_limit(kHttpHeaderLimit);
     parser_->body_limit(0);
     stream_.expires_after(kRequestTimeout);
     auto self = shared_from_this();
-    http::async_read(stream_, buffer_, *parser_,
-                     [self](const beast::error_code& error, std::size_t) {
-                       if (error) return self->close();
-                       self->handle(self->parser_->release());
-                     });
+    http::async_read(
+        stream_, buffer_, *parser_, [self](const beast::error_code& error, std::size_t) {
+          if (!error) return self->handle(self->parser_->release());
+          if (auto status = http_refusal_status(error)) {
+            return self->send(http_serialize(http_refusal(*status), http::verb::get), false);
+          }
+          self->close();
+        });
   }
 
  private:
@@ -70,21 +60,22 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
     }
     Response response = answer(request, route);
     response.keep_alive(request.keep_alive());
-    response.prepare_payload();
-    auto message = std::make_shared<Response>(std::move(response));
+    send(http_serialize(std::move(response), request.method()), request.keep_alive());
+  }
+
+  // Writes an answer's bytes; reads the next request if the connection stays open.
+  void send(std::string bytes, bool keep_alive) {
+    auto message = std::make_shared<const std::string>(std::move(bytes));
     auto self = shared_from_this();
-    http::async_write(stream_, *message,
-                      [self, message](const beast::error_code& error, std::size_t) {
-                        if (error || !message->keep_alive()) return self->close();
+    asio::async_write(stream_, asio::buffer(*message),
+                      [self, message, keep_alive](const beast::error_code& error, std::size_t) {
+                        if (error || !keep_alive) return self->close();
                         self->read();
                       });
   }
 
   Response plain(const Request& request, http::status status, std::string body) {
-    Response response(status, request.version());
-    response.set(http::field::content_type, "text/plain; charset=utf-8");
-    response.body() = std::move(body);
-    return response;
+    return http_plain(request.version(), status, std::move(body));
   }
 
   Response answer(const Request& request, const Route& route) {
@@ -124,14 +115,8 @@ class HttpSession : public std::enable_shared_from_this<HttpSession> {
   }
 
   Response pgn(const Request& request, const std::string& text, const std::string& etag) {
-    const auto header = request[http::field::if_none_match];
-    const bool same = etag_matches(std::string_view(header.data(), header.size()), etag);
-    Response r(same ? http::status::not_modified : http::status::ok, request.version());
-    r.set(http::field::etag, etag);
-    r.set(http::field::cache_control, "no-cache");
+    Response r = http_entity(request, text, etag, "application/x-chess-pgn; charset=utf-8");
     r.set(http::field::access_control_allow_origin, "*");
-    r.set(http::field::content_type, "application/x-chess-pgn; charset=utf-8");
-    if (!same && request.method() == http::verb::get) r.body() = text;
     return r;
   }
 

@@ -314,17 +314,21 @@ bool MqttPublisher::publish_event(std::size_t board, std::uint32_t seq, const st
 void MqttPublisher::publish_retained(std::size_t board) {
   Board& b = boards_[board];
   const std::string& id = hub_.board_id(board);
+  // An empty retained message deletes the retained one (MQTT 3.1.1 §3.3.1.3): a topic
+  // with nothing to say yet keeps silent instead.
   if (b.state_dirty) {
     std::string bytes;
     hub_.state(board).snapshot().SerializeToString(&bytes);
     const std::string t = topic(id, "state");
-    mosquitto_publish(mosq_, nullptr, t.c_str(), static_cast<int>(bytes.size()), bytes.data(), kQos,
-                      true);
+    if (!bytes.empty()) {
+      mosquitto_publish(mosq_, nullptr, t.c_str(), static_cast<int>(bytes.size()), bytes.data(),
+                        kQos, true);
+    }
     b.state_dirty = false;
   }
   if (pgn_) {
     const auto [version, text] = pgn_(board);
-    if (!b.pgn_sent || version != b.pgn_version) {
+    if (!text->empty() && (!b.pgn_sent || version != b.pgn_version)) {
       const std::string t = topic(id, "pgn");
       mosquitto_publish(mosq_, nullptr, t.c_str(), static_cast<int>(text->size()), text->data(),
                         kQos, true);

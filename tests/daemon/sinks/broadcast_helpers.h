@@ -171,29 +171,30 @@ struct HttpReply {
   std::string body;
 };
 
-// GET over a fresh connection ("Connection: close"), read to EOF.
-inline HttpReply http_get(std::uint16_t port, const std::string& target,
-                          const std::string& extra_headers = "") {
-  HttpReply reply;
+// Sends `request` as it is over a fresh connection and reads the answer to EOF (the
+// server closes after it: "Connection: close", or a refused request).
+inline std::string http_exchange(std::uint16_t port, const std::string& request) {
   const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in sa{};
   sa.sin_family = AF_INET;
   sa.sin_port = htons(port);
   sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  if (::connect(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0) {
-    ::close(fd);
-    return reply;
-  }
-  const std::string request = "GET " + target +
-                              " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" +
-                              extra_headers + "\r\n";
-  if (::write(fd, request.data(), request.size()) < 0) return reply;
   std::string text;
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) != 0 ||
+      ::write(fd, request.data(), request.size()) < 0) {
+    ::close(fd);
+    return text;
+  }
   char buffer[65536];
   ssize_t n;
   while ((n = ::read(fd, buffer, sizeof buffer)) > 0)
     text.append(buffer, static_cast<std::size_t>(n));
   ::close(fd);
+  return text;
+}
+
+inline HttpReply parse_http_reply(const std::string& text) {
+  HttpReply reply;
   const auto end = text.find("\r\n\r\n");
   if (end == std::string::npos || text.size() < 12) return reply;
   reply.status = std::stoi(text.substr(9, 3));
@@ -209,6 +210,20 @@ inline HttpReply http_get(std::uint16_t port, const std::string& target,
   }
   reply.body = text.substr(end + 4);
   return reply;
+}
+
+// A request of `method` (GET, HEAD) over a fresh connection ("Connection: close").
+inline HttpReply http_request(std::uint16_t port, const std::string& method,
+                              const std::string& target, const std::string& extra_headers = "") {
+  return parse_http_reply(http_exchange(port, method + " " + target +
+                                                  " HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                                                  "Connection: close\r\n" +
+                                                  extra_headers + "\r\n"));
+}
+
+inline HttpReply http_get(std::uint16_t port, const std::string& target,
+                          const std::string& extra_headers = "") {
+  return http_request(port, "GET", target, extra_headers);
 }
 
 }  // namespace eboard::daemon::broadcast_test

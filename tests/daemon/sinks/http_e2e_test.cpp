@@ -132,13 +132,28 @@ TEST(HttpE2e, LivePgnDuringAndAfterTheGameWithEtags) {
   // Polling is cheap: the same ETag gets 304 and no body; a changed text a new tag.
   const std::string etag = after.headers["etag"];
   ASSERT_FALSE(etag.empty());
-  const HttpReply again = http_get(port, "/boards/h1.pgn", "If-None-Match: " + etag + "\r\n");
+  HttpReply again = http_get(port, "/boards/h1.pgn", "If-None-Match: " + etag + "\r\n");
   EXPECT_EQ(again.status, 304);
   EXPECT_EQ(again.body, "");
   EXPECT_EQ(http_get(port, "/boards/h1.pgn", "If-None-Match: \"stale\"\r\n").status, 200);
   EXPECT_EQ(http_get(port, "/boards/nope.pgn").status, 404);
   EXPECT_EQ(http_get(port, "/overlay?board=h1").status, 200);
   EXPECT_EQ(http_get(port, "/ws?board=h1").status, 426);
+
+  // HEAD and 304 announce the length of the text a GET gets, and send none of it.
+  HttpReply head = http_request(port, "HEAD", "/boards/h1.pgn");
+  EXPECT_EQ(head.status, 200);
+  EXPECT_EQ(head.body, "");
+  EXPECT_EQ(head.headers["content-length"], std::to_string(after.body.size()));
+  EXPECT_EQ(head.headers["etag"], etag);
+  EXPECT_EQ(again.headers["content-length"], std::to_string(after.body.size()));
+  // A request that is not HTTP, and one whose header fields are too large, are answered.
+  HttpReply garbage = parse_http_reply(http_exchange(port, "HELLO THERE\r\n\r\n"));
+  EXPECT_EQ(garbage.status, 400);
+  EXPECT_EQ(garbage.headers["connection"], "close");
+  const HttpReply huge = http_get(port, "/live.pgn", "X-Pad: " + std::string(9000, 'a') + "\r\n");
+  EXPECT_EQ(huge.status, 431);
+  EXPECT_EQ(http_request(port, "POST", "/live.pgn").status, 405);
 }
 
 // OBS' view of the page: Chromium itself, headless. After the scripted mate the DOM must
