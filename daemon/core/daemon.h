@@ -9,10 +9,11 @@
 
 #include "daemon/core/clock.h"
 #include "daemon/core/config.h"
+#include "eboard/version.h"
 
 namespace eboard::daemon {
 
-inline constexpr const char* kDaemonVersion = "0.1.0";
+inline constexpr const char* kDaemonVersion = eboard::kVersion;
 
 // Runs until SIGINT/SIGTERM (or, in the demo, the end of the game). Returns the exit
 // status: 0, or 1 when start-up failed (the reason is logged on `log`).

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <string>
 
+#include "eboard/version.h"
 #include "simulators/sim_main/subcommands.h"
 
 namespace {
@@ -10,7 +11,8 @@ namespace {
 constexpr const char* kUsage =
     "usage: eboard-sim script --pgn FILE [options]   write a sensor script for a PGN game\n"
     "       eboard-sim dgt --link PATH [options] SCRIPT   emulate a DGT board + DGT 3000\n"
-    "Run 'eboard-sim SUBCOMMAND --help' for the options.\n";
+    "Run 'eboard-sim SUBCOMMAND --help' for the options; 'eboard-sim --version' prints the\n"
+    "version.\n";
 
 }  // namespace
 
@@ -18,6 +20,10 @@ int main(int argc, char** argv) {
   const std::string command = argc > 1 ? argv[1] : "";
   if (command == "--help" || command == "-h") {
     std::cout << kUsage;
+    return 0;
+  }
+  if (command == "--version") {
+    std::cout << "eboard-sim " << eboard::kVersion << "\n";
     return 0;
   }
   if (command == "dgt") return eboard::sim::run_dgt(argc - 1, argv + 1);

@@ -4,13 +4,16 @@
 #include <string>
 
 #include "daemon/programs/eboard_dump/dump_session.h"
+#include "eboard/version.h"
 
 namespace {
 constexpr const char* kUsage =
     "usage: eboard-dump DRIVER:DEVICE[,KEY=VALUE...] [--seconds N]\n"
     "Opens one board (e.g. dgt:/dev/ttyACM0, dgt:auto,serial=24680, dgt:/dev/ttyACM0,white=right)\n"
     "the way eboardd does, prints its identity on stderr and what it reports as sensor-script\n"
-    "lines on stdout (seconds since start). Reconnects when the device goes away.\n";
+    "lines on stdout (seconds since start). Reconnects when the device goes away.\n"
+    "  --seconds N  stop after N seconds\n"
+    "  --version    print the version and exit\n";
 }
 
 int main(int argc, char** argv) {
@@ -20,6 +23,10 @@ int main(int argc, char** argv) {
     const std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
       std::cout << kUsage;
+      return 0;
+    }
+    if (arg == "--version") {
+      std::cout << "eboard-dump " << eboard::kVersion << "\n";
       return 0;
     }
     if (arg == "--seconds") {

@@ -6,6 +6,7 @@
 #include "daemon/programs/eboard_events/events_client.h"
 #include "daemon/sinks/mqtt_view.h"
 #include "daemon/sinks/sink_config.h"
+#include "eboard/version.h"
 
 namespace po = boost::program_options;
 
@@ -34,6 +35,7 @@ int main(int argc, char** argv) {
   // clang-format off
   d.add_options()
     ("help,h", "print this help and exit")
+    ("version", "print the version and exit")
     ("connect", po::value<std::string>()->value_name("unix:PATH|tcp:HOST:PORT"),
      "the daemon's socket; default unix:/run/eboardd/events.sock")
     ("board", po::value<std::vector<std::string>>()->value_name("NAME"),
@@ -66,6 +68,10 @@ int main(int argc, char** argv) {
                  "Connects to eboardd and prints its events as they arrive. Reading needs no\n"
                  "token, over TCP either.\n\n"
               << d;
+    return 0;
+  }
+  if (vm.count("version")) {
+    std::cout << "eboard-events " << eboard::kVersion << "\n";
     return 0;
   }
   eboard::daemon::EventsOptions options;

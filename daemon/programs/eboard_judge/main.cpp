@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "eboard/version.h"
 #include "engine/board/fen.h"
 #include "engine/rules/unwinnability_analyzer.h"
 
@@ -70,6 +71,9 @@ int main(int argc, char** argv) {
     std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
       std::cout << kUsage;
+      return 0;
+    } else if (arg == "--version") {
+      std::cout << "eboard-judge " << eboard::kVersion << "\n";
       return 0;
     } else if (arg == "--quick") {
       mode = AnalysisMode::kQuick;

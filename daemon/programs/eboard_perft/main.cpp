@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "eboard/version.h"
 #include "engine/board/fen.h"
 #include "engine/board/movegen.h"
 #include "engine/board/notation.h"
@@ -27,7 +28,8 @@ constexpr const char* kUsage =
     "  --epd FILE     check every \"FEN ;D1 n ;D2 n ...\" line of FILE\n"
     "  --max-depth D  with --epd: skip depths above D\n"
     "  --max-nodes M  with --epd: skip depths whose expected count is above M\n"
-    "  --bench        count a fixed set of positions and print the speed (last line: mnps X)\n";
+    "  --bench        count a fixed set of positions and print the speed (last line: mnps X)\n"
+    "  --version      print the version and exit\n";
 
 [[noreturn]] void fail(const std::string& message) {
   std::cerr << "eboard-perft: " << message << "\n";
@@ -150,6 +152,9 @@ int main(int argc, char** argv) {
     };
     if (a == "--help" || a == "-h") {
       std::fputs(kUsage, stdout);
+      return 0;
+    } else if (a == "--version") {
+      std::printf("eboard-perft %s\n", eboard::kVersion);
       return 0;
     } else if (a == "--fen") {
       fen = value();

@@ -7,6 +7,7 @@
 #include "daemon/event_mapping.h"
 #include "daemon/programs/eboard_replay/replay_session.h"
 #include "eboard/v1/json.h"
+#include "eboard/version.h"
 #include "engine/game/pgn_recorder.h"
 #include "simulators/script/script_reader.h"
 
@@ -19,7 +20,8 @@ constexpr const char* kUsage =
     "usage: eboard-replay [--rules NAME] [--clock TC] [--pgn-out FILE] [--raw] SCRIPT\n"
     "Runs a sensor script ('-' for standard input) through the engine and prints one JSON\n"
     "event a line. --rules/--clock override the script's header; --pgn-out writes the game\n"
-    "as PGN with clock comments; --raw also prints each sensor change (squareChanged).\n";
+    "as PGN with clock comments; --raw also prints each sensor change (squareChanged).\n"
+    "--version prints the version.\n";
 
 int usage_error(const std::string& message) {
   std::cerr << "eboard-replay: " << message << "\n";
@@ -49,6 +51,10 @@ int main(int argc, char** argv) {
     const std::string arg = argv[i];
     if (arg == "--help" || arg == "-h") {
       std::cout << kUsage;
+      return 0;
+    }
+    if (arg == "--version") {
+      std::cout << "eboard-replay " << eboard::kVersion << "\n";
       return 0;
     }
     const bool takes_value = arg == "--rules" || arg == "--clock" || arg == "--pgn-out";
