@@ -30,7 +30,9 @@ po::options_description describe_options() {
      "line wins over the file for single-valued options, lists are joined")
     ("board", po::value<std::vector<std::string>>()->composing()->value_name("NAME=DRIVER:DEVICE[,K=V]"),
      "a board (repeatable). DRIVER `dgt`: DEVICE is a tty path, or `auto` with `serial=N` "
-     "to find the board with that serial number; `sim`: DEVICE is a sensor script played by "
+     "to find the board with that serial number, or `auto` alone for the first DGT board "
+     "found that no other --board holds or names (one board each; waits until one is "
+     "plugged in); `sim`: DEVICE is a sensor script played by "
      "`eboard-sim dgt` on a pseudo-terminal through the real DGT driver. Keys: "
      "`serial=N`, `white=left|right|auto` (the clock side White sits on; default auto). "
      "Without any --board the demo runs")
@@ -276,9 +278,6 @@ Result<BoardConfig> parse_board_option(std::string_view text) {
   }
   if (board.spec.driver == "sim" && board.spec.serial) {
     return Error{quoted + "serial= does not apply to sim boards"};
-  }
-  if (board.spec.driver == "dgt" && board.spec.device == "auto" && !board.spec.serial) {
-    return Error{quoted + "dgt:auto needs serial=N to know which board is this one"};
   }
   return board;
 }

@@ -118,6 +118,18 @@ Result<GameSetup> setup_for(const BoardConfig& board, const DaemonConfig& config
   return setup;
 }
 
+// The serial numbers and device paths boards are named by: a `dgt:auto` board without
+// serial= takes none of them (port_claims.h).
+PortClaims named_ports(const std::vector<BoardConfig>& boards) {
+  PortClaims ports;
+  for (const auto& board : boards) {
+    if (board.spec.driver != "dgt") continue;
+    if (board.spec.serial) ports.name_serial(*board.spec.serial);
+    if (board.spec.device != "auto") ports.name_path(board.spec.device);
+  }
+  return ports;
+}
+
 struct Board {
   BoardConfig config;
   std::unique_ptr<BoardSession> session;
@@ -164,6 +176,7 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
         << ": no boot id; an unclean stop will count as a power cut (seqs skipped)\n";
   }
 
+  PortClaims ports = named_ports(config.boards);  // outlives the links, which hold ports
   std::vector<Board> boards(config.boards.size());
   for (std::size_t i = 0; i < boards.size(); ++i) {
     Board& board = boards[i];
@@ -254,6 +267,7 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
     const double time_scale = board.sim && sim_speed > 0 ? sim_speed : 1.0;
     board.link =
         std::make_unique<DeviceLink>(io, clock, epoch, spec, *board.session, say, time_scale);
+    board.link->share_ports(ports);
   }
 
   ConsumerContext context{

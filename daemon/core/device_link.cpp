@@ -13,6 +13,11 @@ namespace asio = boost::asio;
 
 constexpr auto kProbeTime = std::chrono::seconds(3);
 
+std::string looking_for(const drivers::BoardSpec& spec) {
+  if (spec.device != "auto") return spec.device;
+  return spec.serial ? "looking for serial " + *spec.serial : "looking for a DGT board";
+}
+
 }  // namespace
 
 DeviceLink::DeviceLink(asio::io_context& io, const Clock& clock, SteadyTime epoch,
@@ -35,27 +40,43 @@ Millis DeviceLink::now_ms() const {
 }
 
 void DeviceLink::start() {
-  session_.device_status(
-      v1::DEVICE_ROLE_BOARD, v1::DEVICE_STATE_CONNECTING,
-      spec_.device == "auto" ? "looking for serial " + spec_.serial.value_or("?") : spec_.device,
-      now_ms());
+  session_.device_status(v1::DEVICE_ROLE_BOARD, v1::DEVICE_STATE_CONNECTING, looking_for(spec_),
+                         now_ms());
   try_connect();
 }
 
 void DeviceLink::stop() {
   stopped_ = true;
   timer_.cancel();
+  close_port();
+}
+
+void DeviceLink::close_port() {
   if (stream_) {
     stream_->cancel();
     stream_->release();  // the TtyPort owns and closes the fd
     stream_.reset();
   }
+  if (port_) claims_->release(device_path_);
   port_.reset();
 }
 
+bool DeviceLink::wanted_serial(const std::string& serial) const {
+  return spec_.serial ? serial == *spec_.serial : !claims_->serial_named(serial);
+}
+
 bool DeviceLink::open_port(const std::string& path) {
+  if (!claims_->claim(path)) {
+    if (!failure_reported_) {
+      session_.device_status(v1::DEVICE_ROLE_BOARD, v1::DEVICE_STATE_DISCONNECTED,
+                             path + ": another board holds it; retrying", now_ms());
+      failure_reported_ = true;
+    }
+    return false;
+  }
   auto opened = drivers::TtyPort::open(path);
   if (auto* error = std::get_if<drivers::IoError>(&opened)) {
+    claims_->release(path);
     if (!failure_reported_) {
       session_.device_status(v1::DEVICE_ROLE_BOARD, v1::DEVICE_STATE_DISCONNECTED,
                              path + ": " + error->message + "; retrying", now_ms());
@@ -86,12 +107,17 @@ void DeviceLink::try_connect() {
   }
   if (next_candidate_ == 0) {
     candidates_.clear();
-    for (const auto& port : drivers::dgt_candidates(drivers::list_serial_ports())) {
-      candidates_.push_back(port.path);
+    if (lister_) {
+      candidates_ = lister_();
+    } else {
+      for (const auto& port : drivers::dgt_candidates(drivers::list_serial_ports())) {
+        candidates_.push_back(port.path);
+      }
     }
   }
   while (next_candidate_ < candidates_.size()) {
     const std::string path = candidates_[next_candidate_++];
+    if (claims_->taken(path)) continue;  // another board's, or being probed by one
     probing_ = true;
     if (open_port(path)) {
       probe_deadline_ = clock_.now() + kProbeTime;
@@ -102,9 +128,11 @@ void DeviceLink::try_connect() {
   probing_ = false;
   next_candidate_ = 0;
   if (!failure_reported_) {
-    session_.device_status(
-        v1::DEVICE_ROLE_BOARD, v1::DEVICE_STATE_DISCONNECTED,
-        "no board with serial " + spec_.serial.value_or("?") + " found; retrying", now_ms());
+    session_.device_status(v1::DEVICE_ROLE_BOARD, v1::DEVICE_STATE_DISCONNECTED,
+                           (spec_.serial ? "no board with serial " + *spec_.serial + " found"
+                                         : std::string("no free DGT board found")) +
+                               "; retrying",
+                           now_ms());
     failure_reported_ = true;
   }
   schedule_reconnect();
@@ -116,12 +144,7 @@ void DeviceLink::schedule_reconnect() { reconnect_at_ = clock_.now() + backoff_.
 void DeviceLink::lose(const std::string& reason) {
   const bool was_probing = probing_;
   driver_.on_disconnected();
-  if (stream_) {
-    stream_->cancel();
-    stream_->release();
-    stream_.reset();
-  }
-  port_.reset();
+  close_port();
   unsent_.clear();
   writing_ = false;
   probe_deadline_.reset();
@@ -220,7 +243,7 @@ void DeviceLink::handle(drivers::DecoderOutput& out) {
     }
     if (const auto* info = std::get_if<drivers::DeviceInfo>(&event)) {
       if (probing_ && info->kind == drivers::InfoKind::kSerial) {
-        if (info->text == spec_.serial) {
+        if (wanted_serial(info->text)) {
           // Found: start over on this port so the session sees a fresh handshake and dump.
           probing_ = false;
           probe_deadline_.reset();
@@ -234,7 +257,8 @@ void DeviceLink::handle(drivers::DecoderOutput& out) {
           break;
         }
         out.events.clear();
-        lose("serial " + info->text + " is not " + *spec_.serial);
+        lose("serial " + info->text +
+             (spec_.serial ? " is not " + *spec_.serial : " is another board's"));
         return;
       }
       if (info->kind == drivers::InfoKind::kSerial || info->kind == drivers::InfoKind::kVersion) {

@@ -7,7 +7,9 @@
 // `dgt:auto,serial=N` tries each candidate port in turn (serial_ports.h): a candidate
 // is kept once the board on it names the wanted serial number, and is then handshaken
 // again so the session gets a fresh full dump; candidates that answer with another
-// serial, or not within kProbeTime, are closed.
+// serial, or not within kProbeTime, are closed. `dgt:auto` without serial= keeps the first
+// board whose serial no other board is named by (port_claims.h); with the PortClaims of
+// share_ports() it skips ports other links hold.
 //
 // A failure here is this board's alone: every error ends in "disconnected, retrying".
 #pragma once
@@ -22,6 +24,7 @@
 
 #include "daemon/core/board_session.h"
 #include "daemon/core/clock.h"
+#include "daemon/core/port_claims.h"
 #include "drivers/board_spec.h"
 #include "drivers/dgt/dgt_driver.h"
 #include "drivers/reconnect.h"
@@ -44,6 +47,11 @@ class DeviceLink {
   DeviceLink(const DeviceLink&) = delete;
   DeviceLink& operator=(const DeviceLink&) = delete;
 
+  // The daemon's boards share one PortClaims (before start()); without it, this link's
+  // own. `lister` replaces the serial-port enumeration of `dgt:auto` (tests: ptys).
+  using PortLister = std::function<std::vector<std::string>()>;
+  void share_ports(PortClaims& claims) { claims_ = &claims; }
+  void set_port_lister(PortLister lister) { lister_ = std::move(lister); }
   void start();
   void stop();
   bool connected() const { return port_.has_value() && !probing_; }
@@ -72,6 +80,8 @@ class DeviceLink {
   void flush();
   void handle(drivers::DecoderOutput& out);
   void rearm_timer();
+  bool wanted_serial(const std::string& serial) const;
+  void close_port();
 
   boost::asio::io_context& io_;
   const Clock& clock_;
@@ -97,6 +107,9 @@ class DeviceLink {
   std::string device_path_;
   double time_scale_ = 1.0;
   std::optional<SteadyTime> wake_;
+  PortClaims own_claims_;
+  PortClaims* claims_ = &own_claims_;
+  PortLister lister_;
 };
 
 }  // namespace eboard::daemon

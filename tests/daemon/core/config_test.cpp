@@ -50,7 +50,7 @@ TEST(Config, BadTimeControlNamesTheOption) {
 
 TEST(Config, BadBoardSpecs) {
   for (const char* spec :
-       {"b1", "b1=foo:bar", "b 1=dgt:/dev/x", "b1=dgt:auto", "b1=dgt:/x,colour=red"}) {
+       {"b1", "b1=foo:bar", "b 1=dgt:/dev/x", "b1=sim:auto,serial=1", "b1=dgt:/x,colour=red"}) {
     auto parsed = parse({"--board", spec});
     ASSERT_FALSE(parsed.ok()) << spec;
     EXPECT_NE(parsed.error().find(spec), std::string::npos) << parsed.error();
@@ -90,6 +90,22 @@ TEST(Config, DefaultsForAServiceAndForTheDemo) {
   EXPECT_TRUE(demo->config.journal_dir.empty());
   EXPECT_EQ(demo->config.print, PrintFormat::kText);
   EXPECT_EQ(demo->config.demo_speed, 10.0);
+}
+
+// The package's /etc/eboardd/eboardd.conf: the installed service attaches the DGT boards
+// it finds (dgt:auto without serial=, device_link.h) instead of playing the demo.
+TEST(Config, TheShippedConfigurationWaitsForBoards) {
+  auto shipped = parse({"--config", std::string(EBOARD_SOURCE_DIR) + "/systemd/eboardd.conf"});
+  ASSERT_TRUE(shipped.ok()) << shipped.error();
+  const DaemonConfig& c = shipped->config;
+  EXPECT_FALSE(c.demo);
+  ASSERT_GE(c.boards.size(), 4u);
+  for (const auto& board : c.boards) {
+    EXPECT_EQ(board.spec.driver, "dgt") << board.text;
+    EXPECT_EQ(board.spec.device, "auto") << board.text;
+    EXPECT_FALSE(board.spec.serial) << board.text;
+  }
+  EXPECT_EQ(c.journal_dir, "/var/lib/eboardd");
 }
 
 TEST(Config, JournalFsyncPoliciesAndBootIdFile) {

@@ -1,0 +1,177 @@
+// `dgt:auto` without serial= (the shipped configuration's boards): each link takes a
+// different DGT board, and none takes a board that a `serial=N` board is named by. Two
+// DGT emulators (simulators/dgt, the code of `eboard-sim dgt`) on real ptys stand for the
+// plugged-in boards; the port list is the ptys (DeviceLink::set_port_lister). Time is a
+// ManualClock; the only waits are bounded polls for pty bytes.
+#include <gtest/gtest.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <memory>
+
+#include "daemon/core/device_link.h"
+#include "simulators/dgt/dgt_emulator.h"
+#include "simulators/dgt/pty_link.h"
+#include "simulators/script/script_reader.h"
+
+namespace eboard::daemon {
+namespace {
+
+namespace v1 = eboard::v1;
+using namespace std::chrono_literals;
+
+struct PluggedBoard {
+  PluggedBoard(const std::string& link_path, const std::string& serial)
+      : path(link_path), pty(link_path), emulator([&] {
+          sim::DgtEmulatorOptions options;
+          options.serial = serial;
+          return options;
+        }()) {
+    emulator.set_placement(script::start_placement());
+  }
+  std::string path;
+  sim::PtyLink pty;
+  sim::DgtEmulator emulator;
+};
+
+struct AutoBoard {
+  explicit AutoBoard(const std::string& name)
+      : session(name, GameSetup{}, drivers::WhiteSetting::kAuto, [this](v1::Event e) {
+          events.push_back(e);
+          return static_cast<std::uint32_t>(events.size());
+        }) {}
+  // The detail of the last deviceStatus in `state` ("" if none).
+  std::string last(v1::DeviceState state) const {
+    std::string detail;
+    for (const auto& e : events) {
+      if (e.has_device_status() && e.device_status().state() == state)
+        detail = e.device_status().detail();
+    }
+    return detail;
+  }
+  std::vector<v1::Event> events;
+  BoardSession session;
+  std::unique_ptr<DeviceLink> link;
+};
+
+class AutoBoardTest : public testing::Test {
+ protected:
+  AutoBoardTest() : epoch_(clock_.now()) {}
+
+  std::string pty_path(const std::string& name) const {
+    return testing::TempDir() + "auto_board_" + std::to_string(::getpid()) + "_" + name + ".pty";
+  }
+  PluggedBoard& plug(const std::string& serial) {
+    plugged_.push_back(std::make_unique<PluggedBoard>(pty_path(serial), serial));
+    EXPECT_TRUE(std::holds_alternative<std::monostate>(plugged_.back()->pty.open()));
+    return *plugged_.back();
+  }
+  AutoBoard& add_board(const std::string& name, std::optional<std::string> serial = {}) {
+    boards_.push_back(std::make_unique<AutoBoard>(name));
+    AutoBoard& board = *boards_.back();
+    drivers::BoardSpec spec;
+    spec.driver = "dgt";
+    spec.device = "auto";
+    spec.serial = serial;
+    if (serial) claims_.name_serial(*serial);
+    board.link = std::make_unique<DeviceLink>(io_, clock_, epoch_, spec, board.session,
+                                              [](const std::string&) {});
+    board.link->share_ports(claims_);
+    board.link->set_port_lister([this] {
+      std::vector<std::string> paths;
+      for (const auto& p : plugged_) paths.push_back(p->path);
+      return paths;
+    });
+    return board;
+  }
+  // Plays every plugged board (answers what the links wrote) and fires the links' timers
+  // when nothing is waiting, until `done` or a bounded number of rounds.
+  bool serve_until(const std::function<bool()>& done) {
+    for (int round = 0; round < 200 && !done(); ++round) {
+      bool any = false;
+      for (auto& board : plugged_) any = serve_once(*board) || any;
+      io_.restart();
+      io_.run_for(10ms);
+      if (!any) fire_earliest();
+    }
+    return done();
+  }
+  bool serve_once(PluggedBoard& board) {
+    pollfd p{board.pty.master_fd(), POLLIN, 0};
+    if (::poll(&p, 1, 5) <= 0 || !(p.revents & POLLIN)) return false;
+    std::uint8_t buffer[512];
+    const ssize_t n = ::read(board.pty.master_fd(), buffer, sizeof buffer);
+    if (n <= 0) return false;
+    const auto reply = board.emulator.on_host_bytes(std::span(buffer, static_cast<std::size_t>(n)));
+    if (!reply.empty()) {
+      EXPECT_EQ(::write(board.pty.master_fd(), reply.data(), reply.size()), ssize_t(reply.size()));
+    }
+    return true;
+  }
+  void fire_earliest() {
+    DeviceLink* first = nullptr;
+    for (auto& board : boards_) {
+      const auto wake = board->link->next_wake();
+      if (wake && (!first || *wake < *first->next_wake())) first = board->link.get();
+    }
+    if (!first) return;
+    const auto wait = *first->next_wake() - clock_.now();
+    if (wait > decltype(wait)::zero())
+      clock_.advance(std::chrono::duration_cast<std::chrono::milliseconds>(wait));
+    first->on_timer();
+  }
+  void TearDown() override {
+    for (auto& board : boards_) board->link->stop();
+  }
+
+  boost::asio::io_context io_;
+  ManualClock clock_;
+  SteadyTime epoch_;
+  PortClaims claims_;
+  std::vector<std::unique_ptr<PluggedBoard>> plugged_;
+  std::vector<std::unique_ptr<AutoBoard>> boards_;
+};
+
+TEST_F(AutoBoardTest, EachAutoBoardTakesADifferentPluggedBoard) {
+  PluggedBoard& first = plug("11111");
+  PluggedBoard& second = plug("22222");
+  AutoBoard& b1 = add_board("b1");
+  AutoBoard& b2 = add_board("b2");
+  b1.link->start();
+  b2.link->start();
+  EXPECT_EQ(b1.last(v1::DEVICE_STATE_CONNECTING), "looking for a DGT board");
+  ASSERT_TRUE(serve_until([&] { return b1.link->connected() && b2.link->connected(); }))
+      << "b1: " << b1.last(v1::DEVICE_STATE_DISCONNECTED)
+      << " b2: " << b2.last(v1::DEVICE_STATE_DISCONNECTED);
+  ASSERT_TRUE(serve_until([&] {
+    return !b1.last(v1::DEVICE_STATE_CONNECTED).empty() &&
+           !b2.last(v1::DEVICE_STATE_CONNECTED).empty();
+  }));
+  const std::string on1 = b1.last(v1::DEVICE_STATE_CONNECTED);
+  const std::string on2 = b2.last(v1::DEVICE_STATE_CONNECTED);
+  const auto on = [](const std::string& detail, const PluggedBoard& board) {
+    return detail.rfind(board.path + ":", 0) == 0;
+  };
+  EXPECT_TRUE((on(on1, first) && on(on2, second)) || (on(on1, second) && on(on2, first)))
+      << "b1: " << on1 << "\nb2: " << on2;
+}
+
+TEST_F(AutoBoardTest, AnAutoBoardLeavesTheBoardANamedSerialIsFor) {
+  plug("22222");
+  AutoBoard& any = add_board("any");
+  claims_.name_serial("22222");  // as run_daemon does for `b2=dgt:auto,serial=22222`
+  any.link->start();
+  ASSERT_TRUE(serve_until([&] {
+    return any.last(v1::DEVICE_STATE_DISCONNECTED).find("no free DGT board") != std::string::npos;
+  })) << any.last(v1::DEVICE_STATE_DISCONNECTED);
+  EXPECT_FALSE(any.link->connected());
+
+  AutoBoard& named = add_board("named", "22222");
+  named.link->start();
+  ASSERT_TRUE(serve_until([&] { return !named.last(v1::DEVICE_STATE_CONNECTED).empty(); }))
+      << named.last(v1::DEVICE_STATE_DISCONNECTED);
+  EXPECT_FALSE(any.link->connected());
+}
+
+}  // namespace
+}  // namespace eboard::daemon
