@@ -39,6 +39,15 @@ cmake --build build -j "$jobs"
 step "test suite"
 run_ctest --test-dir build --output-on-failure --timeout 600 -j "$jobs" -LE slow
 
+# The Debian package, from the Release build's programs (no new build): lintian clean,
+# installed, upgraded and removed on this machine (root) by tools/check-package.sh.
+if [ "$ci" = "true" ] || [ "${EBOARD_PACKAGE_TESTS:-}" = "1" ]; then
+  step "Debian package"
+  tools/package.sh amd64
+  tools/check-package.sh build/packages/eboardd_*_amd64.deb build/packages/eboardd-dbgsym_*_amd64.deb
+  passed=$((passed + 1))
+fi
+
 if [ "$ci" = "true" ] || [ "${EBOARD_SANITIZE_TESTS:-}" = "1" ]; then
   step "unit tests under ASan+UBSan"
   cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DEBOARD_SANITIZE=ON \
