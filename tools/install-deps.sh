@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Installs the Debian packages of tools/debian-packages.txt that are missing.
+# Installs the Debian packages of tools/debian-packages.txt (or of the list given as the
+# argument, e.g. tools/debian-packages-arm64.txt) that are missing.
 # Runs apt-get only when something is missing, so a prepared machine is not touched.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-mapfile -t wanted < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' "$here/debian-packages.txt" | grep -v '^$')
+list=${1:-$here/debian-packages.txt}
+mapfile -t wanted < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' "$list" | grep -v '^$')
 missing=()
 for pkg in "${wanted[@]}"; do
   status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
