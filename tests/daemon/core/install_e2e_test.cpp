@@ -30,6 +30,23 @@ bool executable(const fs::path& path) {
   return ::stat(path.c_str(), &st) == 0 && (st.st_mode & S_IXUSR);
 }
 
+// `cmake --install` of this build into a new DESTDIR, prefix /usr; "" if it failed.
+std::string install_build() {
+  const auto cmake = which("cmake");
+  if (!cmake) {
+    ADD_FAILURE() << "cmake is part of the build";
+    return "";
+  }
+  const std::string dest = temp_dir();
+  Child install({"/usr/bin/env", "DESTDIR=" + dest, *cmake, "--install", kBuild.string(),
+                 "--prefix", "/usr"});
+  if (install.wait(120s) != 0) {
+    ADD_FAILURE() << install.out() << install.err();
+    return "";
+  }
+  return dest;
+}
+
 const std::vector<std::string> kInstalled = {"usr/bin/eboardd",
                                              "usr/bin/eboard-events",
                                              "usr/bin/eboard-sim",
@@ -39,12 +56,8 @@ const std::vector<std::string> kInstalled = {"usr/bin/eboardd",
 
 TEST(InstallE2e, InstallIntoDestdirPutsEveryFileInPlace) {
   ASSERT_TRUE(fs::exists(kBuild / "CMakeCache.txt")) << kBuild;
-  const auto cmake = which("cmake");
-  ASSERT_TRUE(cmake) << "cmake is part of the build";
-  const std::string dest = temp_dir();
-  Child install({"/usr/bin/env", "DESTDIR=" + dest, *cmake, "--install", kBuild.string(),
-                 "--prefix", "/usr"});
-  ASSERT_EQ(install.wait(120s), 0) << install.out() << install.err();
+  const std::string dest = install_build();
+  ASSERT_FALSE(dest.empty());
   for (const auto& file : kInstalled)
     EXPECT_TRUE(fs::is_regular_file(fs::path(dest) / file)) << file;
   for (const char* program : {"usr/bin/eboardd", "usr/bin/eboard-events", "usr/bin/eboard-sim"}) {
@@ -66,12 +79,8 @@ TEST(InstallE2e, InstallIntoDestdirPutsEveryFileInPlace) {
 // answers --version with its name and the project's version: eboard_add_program does
 // all three (cmake/EboardProgram.cmake), and the package ships exactly this install.
 TEST(InstallE2e, EveryProgramIsInstalledWithAManualPageAndAVersion) {
-  const auto cmake = which("cmake");
-  ASSERT_TRUE(cmake) << "cmake is part of the build";
-  const std::string dest = temp_dir();
-  Child install({"/usr/bin/env", "DESTDIR=" + dest, *cmake, "--install", kBuild.string(),
-                 "--prefix", "/usr"});
-  ASSERT_EQ(install.wait(120s), 0) << install.out() << install.err();
+  const std::string dest = install_build();
+  ASSERT_FALSE(dest.empty());
   std::vector<std::string> programs;
   for (const auto& entry : fs::directory_iterator(kBin)) {
     const std::string name = entry.path().filename().string();
