@@ -1,13 +1,16 @@
 #include "daemon/core/config.h"
 
 #include <algorithm>
+#include <boost/asio/ip/address.hpp>
 #include <boost/program_options.hpp>
 #include <cctype>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
 
+#include "daemon/core/option_number.h"
 #include "engine/clock/time_control.h"
 #include "engine/rules/rule_params.h"
 #include "engine/rules/rule_set.h"
@@ -74,9 +77,18 @@ po::options_description describe_options() {
     ("runtime-dir", po::value<std::string>()->value_name("DIR"),
      "where `sim:` boards' pseudo-terminal links are made; default $RUNTIME_DIRECTORY, "
      "else a new directory under /tmp")
-    ("consumer-queue-bytes", po::value<std::size_t>()->value_name("N"),
-     "a consumer with more than N bytes waiting is disconnected (slow consumer); default "
-     "4194304")
+    ("consumer-queue-bytes", po::value<std::string>()->value_name("N"),
+     "a consumer with more than N bytes waiting is disconnected (slow consumer); 1024 to "
+     "1073741824, default 4194304")
+    ("max-connections", po::value<std::string>()->value_name("N"),
+     "connections one listener keeps at once; more are refused with a goodbye until one "
+     "closes; 1 to 65536, default 1024")
+    ("max-connections-per-peer", po::value<std::string>()->value_name("N"),
+     "connections one peer (a TCP client's address, a Unix client's user id) keeps at once "
+     "on one listener; 1 to 65536, default 64")
+    ("frame-timeout", po::value<std::string>()->value_name("SECONDS"),
+     "a client frame begun and not completed within SECONDS closes the connection; 1 to "
+     "3600, default 10")
     ("print", po::value<std::string>()->value_name("none|text|json"),
      "also print every event on stdout: the text view, or JSON lines; default none "
      "(text in the demo)");
@@ -159,6 +171,38 @@ std::optional<std::string> fill_engine_options(const po::variables_map& vm, Daem
   return std::nullopt;
 }
 
+// The whole-number options (option_number.h: read as text, range-checked).
+std::optional<std::string> fill_limits(const po::variables_map& vm, DaemonConfig& c) {
+  struct Limit {
+    const char* name;
+    std::uint64_t min;
+    std::uint64_t max;
+    std::uint64_t* value;
+  };
+  std::uint64_t queue = c.consumer_queue_bytes;
+  std::uint64_t per_listener = c.limits.max_connections;
+  std::uint64_t per_peer = c.limits.max_connections_per_peer;
+  std::uint64_t timeout_s = static_cast<std::uint64_t>(c.limits.frame_timeout.count());
+  const Limit limits[] = {
+      {"consumer-queue-bytes", 1024, std::uint64_t{1} << 30, &queue},
+      {"max-connections", 1, 65536, &per_listener},
+      {"max-connections-per-peer", 1, 65536, &per_peer},
+      {"frame-timeout", 1, 3600, &timeout_s},
+  };
+  for (const Limit& limit : limits) {
+    const auto text = get<std::string>(vm, limit.name);
+    if (!text) continue;
+    auto value = parse_bounded(std::string("--") + limit.name, *text, limit.min, limit.max);
+    if (!value) return value.error();
+    *limit.value = value.value();
+  }
+  c.consumer_queue_bytes = static_cast<std::size_t>(queue);
+  c.limits.max_connections = static_cast<std::size_t>(per_listener);
+  c.limits.max_connections_per_peer = static_cast<std::size_t>(per_peer);
+  c.limits.frame_timeout = std::chrono::seconds(timeout_s);
+  return std::nullopt;
+}
+
 std::optional<std::string> fill_daemon_options(const po::variables_map& vm, DaemonConfig& c) {
   std::set<std::string> names;
   for (const auto& text :
@@ -208,9 +252,7 @@ std::optional<std::string> fill_daemon_options(const po::variables_map& vm, Daem
   if (!(c.sim_speed >= 0 && c.sim_speed <= 1000)) return "--sim-speed must be from 0 to 1000";
   c.sim_program = get<std::string>(vm, "sim-program").value_or("");
   c.runtime_dir = get<std::string>(vm, "runtime-dir").value_or("");
-  c.consumer_queue_bytes =
-      get<std::size_t>(vm, "consumer-queue-bytes").value_or(c.consumer_queue_bytes);
-  if (c.consumer_queue_bytes < 1024) return "--consumer-queue-bytes must be at least 1024";
+  if (auto error = fill_limits(vm, c)) return error;
   const std::string print = get<std::string>(vm, "print").value_or(c.demo ? "text" : "none");
   if (print == "none")
     c.print = PrintFormat::kNone;
@@ -221,15 +263,20 @@ std::optional<std::string> fill_daemon_options(const po::variables_map& vm, Daem
   else
     return "--print: '" + print + "' is not none, text or json";
   if (auto error = fill_sink_options(vm, c.sinks)) return error;
+  // Checked here, not when the sinks start: by then the journals are open.
+  for (const auto& name : c.sinks.clock_display) {
+    const bool known = name == "all" || (c.demo ? name == "demo" : names.count(name) > 0);
+    if (!known) return "--clock-display: no board '" + name + "'";
+  }
   return std::nullopt;
 }
 
 }  // namespace
 
-Result<ListenAddress> parse_listen_address(std::string_view text) {
+Result<ListenAddress> parse_listen_address(std::string_view text, std::string_view option) {
   ListenAddress address;
   address.text = std::string(text);
-  const std::string quoted = "--listen '" + std::string(text) + "': ";
+  const std::string quoted = std::string(option) + " '" + std::string(text) + "': ";
   if (text.starts_with("unix:")) {
     address.kind = ListenAddress::Kind::kUnix;
     address.path = std::string(text.substr(5));
@@ -254,6 +301,10 @@ Result<ListenAddress> parse_listen_address(std::string_view text) {
       return Error{quoted + "port '" + port + "' is not a number from 0 to 65535"};
     }
     address.port = static_cast<std::uint16_t>(std::stoi(port));
+    // An IP address, not a name: the daemon never resolves names (no DNS at start-up).
+    boost::system::error_code error;
+    boost::asio::ip::make_address(address.host == "localhost" ? "127.0.0.1" : address.host, error);
+    if (error) return Error{quoted + "'" + address.host + "' is not an IP address"};
     return address;
   }
   return Error{quoted + "expected unix:PATH or tcp:HOST:PORT"};
@@ -322,11 +373,25 @@ Result<ParsedConfig> parse_config(int argc, const char* const* argv) {
   const po::options_description d = describe_options();
   po::variables_map vm;
   try {
-    po::store(po::command_line_parser(argc, argv).options(d).run(), vm);
+    // Every argument is an option: a word without `--` (a stray path, a typo) is an
+    // error, not silently ignored. "stray" is a hidden catch-all for such words.
+    po::options_description all = d;
+    all.add_options()("stray", po::value<std::vector<std::string>>());
+    po::positional_options_description positional;
+    positional.add("stray", -1);
+    po::store(po::command_line_parser(argc, argv).options(all).positional(positional).run(), vm);
+    if (vm.count("stray")) {
+      return Error{"unexpected argument '" + vm["stray"].as<std::vector<std::string>>().front() +
+                   "' (every argument is an --option; see --help)"};
+    }
     if (vm.count("help")) return ParsedConfig{ConfigAction::kHelp, {}};
     if (vm.count("version")) return ParsedConfig{ConfigAction::kVersion, {}};
     if (vm.count("config")) {
       const std::string path = vm["config"].as<std::string>();
+      std::error_code ignored;
+      if (std::filesystem::is_directory(path, ignored)) {
+        return Error{"--config: '" + path + "' is a directory, not a file"};
+      }
       std::ifstream check(path);
       if (!check) return Error{"--config: cannot read '" + path + "'"};
       if (auto error = check_config_file(path, check, d)) return Error{*error};

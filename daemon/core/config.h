@@ -48,6 +48,13 @@ enum class FsyncPolicy : std::uint8_t {
   kAfterPublish,
 };
 
+// Bounds on what clients may hold (stream_server.h, consumer.h).
+struct ConnectionLimits {
+  std::size_t max_connections = 1024;         // per listener
+  std::size_t max_connections_per_peer = 64;  // per listener and peer
+  std::chrono::seconds frame_timeout{10};     // a client frame begun must end within this
+};
+
 enum class PrintFormat : std::uint8_t { kNone, kText, kJson };
 
 struct DaemonConfig {
@@ -66,6 +73,7 @@ struct DaemonConfig {
   std::string sim_program;  // "" = eboard-sim next to eboardd
   std::string runtime_dir;  // where sim: boards' pty links live
   std::size_t consumer_queue_bytes = std::size_t{4} << 20;
+  ConnectionLimits limits;
   PrintFormat print = PrintFormat::kNone;
   SinkConfig sinks;  // --mqtt*, --http, --clock-display (daemon/sinks)
   bool demo = false;
@@ -84,7 +92,9 @@ Result<ParsedConfig> parse_config(int argc, const char* const* argv);
 std::string config_help();
 
 // Pieces the parser uses, exposed for tests and for eboard-events.
-Result<ListenAddress> parse_listen_address(std::string_view text);
+// `option` names the option in errors (eboard-events reads --connect with it).
+Result<ListenAddress> parse_listen_address(std::string_view text,
+                                           std::string_view option = "--listen");
 Result<BoardConfig> parse_board_option(std::string_view text);
 
 }  // namespace eboard::daemon

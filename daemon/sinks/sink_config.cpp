@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "daemon/core/option_number.h"
+
 namespace eboard::daemon {
 namespace {
 
@@ -42,14 +44,15 @@ void add_sink_options(po::options_description& d) {
      "file holding the MQTT password")
     ("mqtt-ca", po::value<std::string>()->value_name("FILE"),
      "CA certificate(s) to verify the broker with: connect over TLS")
-    ("mqtt-keepalive", po::value<unsigned>()->value_name("SECONDS"),
+    ("mqtt-keepalive", po::value<std::string>()->value_name("SECONDS"),
      "MQTT keep-alive; the broker sends the 'offline' Last-Will 1.5 times this after the "
-     "daemon vanishes without closing its connection; default 10")
+     "daemon vanishes without closing its connection; 5 to 3600, default 10")
     ("http", po::value<std::string>()->value_name("HOST:PORT"),
      "serve /live.pgn, /boards/ID.pgn, /overlay?board=ID and the WebSocket /ws?board=ID "
      "(read-only); a bare PORT binds 127.0.0.1")
-    ("ws-queue-bytes", po::value<std::size_t>()->value_name("N"),
-     "a WebSocket client with more than N bytes waiting is disconnected; default 1048576")
+    ("ws-queue-bytes", po::value<std::string>()->value_name("N"),
+     "a WebSocket client with more than N bytes waiting is disconnected; 4096 to "
+     "1073741824, default 1048576")
     ("clock-display", po::value<std::vector<std::string>>()->composing()->value_name("BOARD|all"),
      "show the last move, ILLEGAL, a flag or the result on this board's DGT 3000 "
      "(repeatable)");
@@ -100,10 +103,9 @@ std::optional<std::string> fill_sink_options(const po::variables_map& vm, SinkCo
     if (!m.ca_file.empty() && !std::ifstream(m.ca_file))
       return "--mqtt-ca: cannot read '" + m.ca_file + "'";
     if (vm.count("mqtt-keepalive")) {
-      const unsigned keepalive = vm["mqtt-keepalive"].as<unsigned>();
-      if (keepalive < 5 || keepalive > 3600)
-        return std::string("--mqtt-keepalive must be from 5 to 3600");
-      m.keepalive = std::chrono::seconds(keepalive);
+      auto keepalive = parse_bounded("--mqtt-keepalive", text("mqtt-keepalive"), 5, 3600);
+      if (!keepalive) return keepalive.error();
+      m.keepalive = std::chrono::seconds(keepalive.value());
     }
     sinks.mqtt = m;
   } else {
@@ -118,8 +120,9 @@ std::optional<std::string> fill_sink_options(const po::variables_map& vm, SinkCo
     sinks.http = h;
   }
   if (vm.count("ws-queue-bytes")) {
-    sinks.ws_queue_bytes = vm["ws-queue-bytes"].as<std::size_t>();
-    if (sinks.ws_queue_bytes < 4096) return std::string("--ws-queue-bytes must be at least 4096");
+    auto bytes = parse_bounded("--ws-queue-bytes", text("ws-queue-bytes"), 4096, 1u << 30);
+    if (!bytes) return bytes.error();
+    sinks.ws_queue_bytes = static_cast<std::size_t>(bytes.value());
   }
   if (vm.count("clock-display"))
     sinks.clock_display = vm["clock-display"].as<std::vector<std::string>>();

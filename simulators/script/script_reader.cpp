@@ -220,7 +220,10 @@ BodyResult parse_arbiter(const Words& w) {
     Ruling ruling{w[2] == "accept" ? RulingKind::kAccept : RulingKind::kReject, std::nullopt};
     if (w.size() == 4) {
       ruling.seq = parse_unsigned(w[3]);
-      if (!ruling.seq) return fail("bad sequence number '" + w[3] + "'");
+      // Seqs are 32-bit on the wire (Ruling.seq): a larger one would wrap to another.
+      if (!ruling.seq || *ruling.seq > 0xFFFFFFFFu) {
+        return fail("bad sequence number '" + w[3] + "' (at most 4294967295)");
+      }
     }
     return Body{ruling};
   }

@@ -101,7 +101,7 @@ class Printer {
 }  // namespace
 
 int run_events_client(const EventsOptions& options, std::ostream& out, std::ostream& err) {
-  auto address = parse_listen_address(options.connect);
+  auto address = parse_listen_address(options.connect, "--connect");
   if (!address) {
     err << "eboard-events: " << address.error() << "\n";
     return 2;

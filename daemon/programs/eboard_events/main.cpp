@@ -3,6 +3,7 @@
 #include <boost/program_options.hpp>
 #include <iostream>
 
+#include "daemon/core/option_number.h"
 #include "daemon/programs/eboard_events/events_client.h"
 #include "daemon/sinks/mqtt_view.h"
 #include "daemon/sinks/sink_config.h"
@@ -40,7 +41,7 @@ int main(int argc, char** argv) {
      "the daemon's socket; default unix:/run/eboardd/events.sock")
     ("board", po::value<std::vector<std::string>>()->value_name("NAME"),
      "only this board's events (repeatable); default every board")
-    ("from-seq", po::value<std::uint32_t>()->value_name("N"),
+    ("from-seq", po::value<std::string>()->value_name("N"),
      "first each board's events from sequence number N on, as far as the journal has "
      "them, then the live ones")
     ("format", po::value<std::string>()->value_name("json|text"),
@@ -77,7 +78,15 @@ int main(int argc, char** argv) {
   eboard::daemon::EventsOptions options;
   if (vm.count("connect")) options.connect = vm["connect"].as<std::string>();
   if (vm.count("board")) options.boards = vm["board"].as<std::vector<std::string>>();
-  if (vm.count("from-seq")) options.from_seq = vm["from-seq"].as<std::uint32_t>();
+  if (vm.count("from-seq")) {
+    auto seq = eboard::daemon::parse_bounded("--from-seq", vm["from-seq"].as<std::string>(), 0,
+                                             0xFFFFFFFFu);
+    if (!seq) {
+      std::cerr << "eboard-events: " << seq.error() << "\n";
+      return 2;
+    }
+    options.from_seq = static_cast<std::uint32_t>(seq.value());
+  }
   if (vm.count("format")) {
     const std::string format = vm["format"].as<std::string>();
     if (format == "json") {
@@ -91,8 +100,8 @@ int main(int argc, char** argv) {
   options.until_game_end = vm.count("until-game-end") > 0;
   if (vm.count("timeout")) {
     const double seconds = vm["timeout"].as<double>();
-    if (!(seconds > 0)) {
-      std::cerr << "eboard-events: --timeout must be positive\n";
+    if (!(seconds > 0 && seconds <= 86400)) {
+      std::cerr << "eboard-events: --timeout must be more than 0 and at most 86400 seconds\n";
       return 2;
     }
     options.timeout = std::chrono::milliseconds(static_cast<long>(seconds * 1000));

@@ -4,9 +4,12 @@
 #include <charconv>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -23,7 +26,7 @@ using eboard::engine::Position;
 using eboard::engine::Verdict;
 
 constexpr const char* kUsage =
-    "usage: eboard-judge [--quick] [--max-nodes N] [FILE|-]\n"
+    "usage: eboard-judge [--quick] [--max-nodes N] [--irregular] [FILE|-]\n"
     "Reads one position a line (a FEN of 2 to 6 fields, optionally preceded by a label of\n"
     "up to two characters and a space; '#' lines and blank lines are skipped) and prints\n"
     "  W:<verdict> B:<verdict> <fen>\n"
@@ -32,6 +35,9 @@ constexpr const char* kUsage =
     "  --quick        static reasoning only (about a microsecond a query); with\n"
     "                 --max-nodes N also a greedy helpmate search of N nodes\n"
     "  --max-nodes N  search budget per side (full mode default 500000, quick 0)\n"
+    "  --irregular    also judge positions no game can reach, which are refused by\n"
+    "                 default: kings side by side, a pawn on the first or last rank,\n"
+    "                 the side not to move in check\n"
     "  --stats        afterwards print verdict counts and the time per query (mean, max;\n"
     "                 wall and thread CPU time) on stderr\n";
 
@@ -53,6 +59,27 @@ std::string_view strip_label(std::string_view line) {
   return line;
 }
 
+// Kings side by side are also "the side not to move is in check"; said plainly.
+std::optional<std::string> kings_touch(const Position& pos) {
+  using namespace eboard::engine;
+  const Square w = pos.king_square(kWhite);
+  const Square b = pos.king_square(kBlack);
+  if (std::abs(file_of(w) - file_of(b)) > 1 || std::abs(rank_of(w) - rank_of(b)) > 1) {
+    return std::nullopt;
+  }
+  return "the kings stand side by side (" + square_name(w) + ", " + square_name(b) + ")";
+}
+
+// A position as the FEN reader takes it by default (FenMode::kStrict), or any with
+// --irregular; the error is the reason.
+eboard::Result<Position> read_position(std::string_view fen, bool irregular) {
+  using eboard::engine::FenMode;
+  auto parsed = eboard::engine::parse_fen(fen, FenMode::kAllowIrregular);
+  if (!parsed.ok() || irregular) return parsed;
+  if (auto touching = kings_touch(parsed.value())) return eboard::Error{*touching};
+  return eboard::engine::parse_fen(fen, FenMode::kStrict);
+}
+
 int fail(const std::string& message) {
   std::cerr << "eboard-judge: " << message << "\n";
   return 2;
@@ -65,6 +92,7 @@ int main(int argc, char** argv) {
   std::uint64_t max_nodes = eboard::engine::kDefaultFullNodeLimit;
   bool nodes_given = false;
   bool stats = false;
+  bool irregular = false;
   std::string file = "-";
   bool file_given = false;
   for (int i = 1; i < argc; ++i) {
@@ -77,6 +105,8 @@ int main(int argc, char** argv) {
       return 0;
     } else if (arg == "--quick") {
       mode = AnalysisMode::kQuick;
+    } else if (arg == "--irregular") {
+      irregular = true;
     } else if (arg == "--stats") {
       stats = true;
     } else if (arg == "--max-nodes") {
@@ -100,6 +130,8 @@ int main(int argc, char** argv) {
 
   std::ifstream in_file;
   if (file != "-") {
+    std::error_code ignored;
+    if (std::filesystem::is_directory(file, ignored)) return fail(file + ": is a directory");
     in_file.open(file);
     if (!in_file) return fail(file + ": cannot open");
   }
@@ -113,15 +145,17 @@ int main(int argc, char** argv) {
     std::size_t first = line.find_first_not_of(" \t");
     if (first == std::string::npos || line[first] == '#') continue;
     std::string_view fen = strip_label(std::string_view(line).substr(first));
-    auto parsed = eboard::engine::parse_fen(fen, eboard::engine::FenMode::kAllowIrregular);
+    auto parsed = read_position(fen, irregular);
     if (!parsed.ok()) {
-      std::cerr << file << ":" << number << ": " << parsed.error() << "\n";
+      std::cerr << file << ":" << number << ": " << parsed.error()
+                << (irregular ? "" : " (--irregular judges it anyway)") << "\n";
       return 2;
     }
     positions.push_back(std::move(parsed).value());
     fens.emplace_back(fen);
   }
 
+  if (in.bad()) return fail(file + ": read error");
   eboard::engine::WinnabilityAnalyzer analyzer;
   std::uint64_t counts[3] = {};
   double total_us = 0, max_us = 0, total_cpu_us = 0, max_cpu_us = 0;

@@ -1,6 +1,7 @@
 // eboard-perft: move-generator correctness and speed (interfaces.md §2).
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
@@ -30,6 +31,10 @@ constexpr const char* kUsage =
     "  --max-nodes M  with --epd: skip depths whose expected count is above M\n"
     "  --bench        count a fixed set of positions and print the speed (last line: mnps X)\n"
     "  --version      print the version and exit\n";
+
+// Deeper counts take longer than anyone waits (depth 7 from the start is ~3e9 nodes);
+// the same cap for --depth and the depths an --epd file asks for.
+constexpr std::uint64_t kMaxDepth = 20;
 
 [[noreturn]] void fail(const std::string& message) {
   std::cerr << "eboard-perft: " << message << "\n";
@@ -75,12 +80,24 @@ int run_fen(const std::string& fen, int depth, bool divide) {
 }
 
 int run_epd(const std::string& file, std::uint64_t max_depth, std::uint64_t max_nodes) {
+  std::error_code ignored;
+  if (std::filesystem::is_directory(file, ignored)) fail(file + ": is a directory");
   std::ifstream in(file, std::ios::binary);
   if (!in) fail("cannot read " + file);
   std::stringstream text;
   text << in.rdbuf();
+  if (in.bad()) fail(file + ": read error");
   auto suite = parse_suite(text.str(), file);
   if (!suite) fail(suite.error());
+  // Every line is checked before anything is counted.
+  for (const SuiteEntry& entry : *suite) {
+    for (auto [depth, expected] : entry.expected) {
+      if (std::uint64_t(depth) > kMaxDepth) {
+        fail(file + ":" + std::to_string(entry.line) + ": depth " + std::to_string(depth) +
+             " is above " + std::to_string(kMaxDepth));
+      }
+    }
+  }
   int passed = 0, failed = 0;
   for (const SuiteEntry& entry : *suite) {
     auto pos = parse_fen(entry.fen, FenMode::kAllowIrregular);
@@ -179,6 +196,6 @@ int main(int argc, char** argv) {
   if (bench) return run_bench();
   if (epd) return run_epd(*epd, max_depth, max_nodes);
   if (!depth) fail("--fen needs --depth");
-  if (*depth > 20) fail("--depth must be at most 20");
+  if (*depth > kMaxDepth) fail("--depth must be at most " + std::to_string(kMaxDepth));
   return run_fen(*fen, int(*depth), divide);
 }

@@ -1,5 +1,6 @@
 // eboard-replay [--rules NAME] [--clock TC] [--pgn-out FILE] [--raw] SCRIPT
 // (interfaces.md §2): a sensor script through the engine offline, one JSON event a line.
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -78,6 +79,10 @@ int main(int argc, char** argv) {
 
   std::ifstream file;
   if (script_path != "-") {
+    std::error_code ignored;
+    if (std::filesystem::is_directory(script_path, ignored)) {
+      return usage_error(script_path + ": is a directory");
+    }
     file.open(script_path);
     if (!file) return usage_error(script_path + ": cannot open");
   }

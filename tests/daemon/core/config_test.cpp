@@ -162,10 +162,92 @@ TEST(Config, ListenAddresses) {
   EXPECT_FALSE(parse_listen_address("unix:").ok());
 }
 
+TEST(Config, ListenHostMustBeAnIpAddress) {
+  auto parsed = parse({"--board", "b1=dgt:/dev/x", "--listen", "tcp:abc:1"});
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(parsed.error(), "--listen 'tcp:abc:1': 'abc' is not an IP address");
+  EXPECT_TRUE(parse_listen_address("tcp:localhost:1").ok());
+  // eboard-events names its own option.
+  EXPECT_EQ(parse_listen_address("foo:bar", "--connect").error(),
+            "--connect 'foo:bar': expected unix:PATH or tcp:HOST:PORT");
+}
+
+TEST(Config, StrayArgumentIsAnError) {
+  auto parsed = parse({"--board", "b1=dgt:/dev/x", "/etc/eboardd/eboardd.conf"});
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(parsed.error(),
+            "unexpected argument '/etc/eboardd/eboardd.conf' (every argument is an --option; see "
+            "--help)");
+}
+
+TEST(Config, ConfigThatIsADirectoryIsAnError) {
+  auto parsed = parse({"--config", testing::TempDir()});
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_NE(parsed.error().find("is a directory"), std::string::npos) << parsed.error();
+}
+
+TEST(Config, ClockDisplayOfAnUnknownBoardIsAnError) {
+  auto parsed = parse({"--board", "b1=dgt:/dev/x", "--clock-display", "b9"});
+  ASSERT_FALSE(parsed.ok());
+  EXPECT_EQ(parsed.error(), "--clock-display: no board 'b9'");
+  EXPECT_TRUE(parse({"--board", "b1=dgt:/dev/x", "--clock-display", "b1"}).ok());
+  EXPECT_TRUE(parse({"--clock-display", "demo"}).ok());
+}
+
+// Every whole-number option: digits only, within its range (option_number.h); "-1" used
+// to wrap into "no limit".
+TEST(Config, EveryCountOptionIsRangeChecked) {
+  struct Case {
+    const char* option;
+    const char* low;   // just below the range
+    const char* high;  // just above it
+  };
+  const Case cases[] = {
+      {"--consumer-queue-bytes", "1023", "1073741825"}, {"--max-connections", "0", "65537"},
+      {"--max-connections-per-peer", "0", "65537"},     {"--frame-timeout", "0", "3601"},
+      {"--ws-queue-bytes", "4095", "1073741825"},
+  };
+  for (const Case& c : cases) {
+    for (const char* bad : {c.low, c.high, "-1", "", "12x", "+5", "99999999999999999999999"}) {
+      auto parsed = parse({"--board", "b1=dgt:/dev/x", c.option, bad});
+      ASSERT_FALSE(parsed.ok()) << c.option << " " << bad;
+      EXPECT_EQ(parsed.error().rfind(
+                    std::string(c.option) + ": '" + bad + "' is not a whole number from ", 0),
+                0u)
+          << parsed.error();
+    }
+  }
+  auto keepalive = parse(
+      {"--board", "b1=dgt:/dev/x", "--mqtt", "127.0.0.1:1883", "--mqtt-keepalive", "-4294967290"});
+  ASSERT_FALSE(keepalive.ok()) << "wrapped to 6 before";
+  EXPECT_NE(keepalive.error().find("--mqtt-keepalive"), std::string::npos);
+  for (const char* speed : {"-1", "1001", "nan", "inf"}) {
+    EXPECT_FALSE(parse({"--demo-speed", speed}).ok()) << speed;
+    EXPECT_FALSE(parse({"--sim-speed", speed}).ok()) << speed;
+  }
+}
+
+TEST(Config, ConnectionLimits) {
+  auto defaults = parse({"--board", "b1=dgt:/dev/x"});
+  ASSERT_TRUE(defaults.ok());
+  EXPECT_EQ(defaults->config.limits.max_connections, 1024u);
+  EXPECT_EQ(defaults->config.limits.max_connections_per_peer, 64u);
+  EXPECT_EQ(defaults->config.limits.frame_timeout, std::chrono::seconds(10));
+  auto set =
+      parse({"--board", "b1=dgt:/dev/x", "--max-connections", "600", "--max-connections-per-peer",
+             "600", "--frame-timeout", "2", "--consumer-queue-bytes", "65536"});
+  ASSERT_TRUE(set.ok()) << set.error();
+  EXPECT_EQ(set->config.limits.max_connections, 600u);
+  EXPECT_EQ(set->config.limits.max_connections_per_peer, 600u);
+  EXPECT_EQ(set->config.limits.frame_timeout, std::chrono::seconds(2));
+  EXPECT_EQ(set->config.consumer_queue_bytes, 65536u);
+}
+
 TEST(Config, HelpDocumentsEveryOption) {
   const std::string help = config_help();
   for (const char* name : {"--board", "--rules", "--clock", "--param", "--listen", "--journal",
-                           "--journal-fsync", "--control-token-file", "--demo-speed", "--config"}) {
+                           "--journal-fsync", "--control-token-file", "--demo-speed", "--config",
+                           "--max-connections", "--max-connections-per-peer", "--frame-timeout"}) {
     EXPECT_NE(help.find(name), std::string::npos) << name;
   }
 }
