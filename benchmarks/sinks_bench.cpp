@@ -72,7 +72,8 @@ int main(int argc, char** argv) {
 
   std::vector<std::string> ids;
   for (int b = 0; b < 64; ++b) ids.push_back("b" + std::to_string(b));
-  EventHub hub(ids);
+  eboard::daemon::Logger log(std::cerr, "sinks-bench");
+  EventHub hub(ids, log);
   boost::asio::io_context io(1);
   SinkConfig config;
   config.mqtt = MqttOptions{};

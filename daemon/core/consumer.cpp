@@ -36,7 +36,8 @@ Consumer::Consumer(Socket socket, Transport transport, ConsumerContext& context,
       transport_(transport),
       context_(context),
       peer_(std::move(peer)),
-      grace_timer_(socket_.get_executor()) {}
+      grace_timer_(socket_.get_executor()),
+      frame_timer_(socket_.get_executor()) {}
 
 Consumer::~Consumer() {
   if (hooked_) context_.hub.remove_listener(this);
@@ -155,6 +156,7 @@ void Consumer::finish() {
     hooked_ = false;
   }
   grace_timer_.cancel();
+  frame_timer_.cancel();
   error_code ignored;
   socket_.shutdown(Socket::shutdown_both, ignored);
   socket_.close(ignored);
@@ -179,8 +181,27 @@ void Consumer::read_more() {
                               self->handle(frame);
                               if (self->closing_) return;
                             }
+                            self->watch_partial_frame();
                             self->read_more();
                           });
+}
+
+void Consumer::watch_partial_frame() {
+  if (reader_.buffered_bytes() == 0) {
+    timed_frame_at_ = UINT64_MAX;
+    frame_timer_.cancel();
+    return;
+  }
+  // The deadline runs from a frame's first byte; later bytes of it do not extend it.
+  if (timed_frame_at_ == reader_.consumed_bytes()) return;
+  timed_frame_at_ = reader_.consumed_bytes();
+  frame_timer_.expires_after(context_.frame_timeout);
+  frame_timer_.async_wait([self = shared_from_this()](const error_code& error) {
+    if (error || self->closing_) return;
+    self->close(v1::GOODBYE_REASON_PROTOCOL_ERROR,
+                "a frame begun " + std::to_string(self->context_.frame_timeout.count()) +
+                    " s ago is not complete");
+  });
 }
 
 void Consumer::handle(const v1::Frame& frame) {

@@ -6,10 +6,17 @@
 // queue would overflow is unhooked from the hub at once (so it costs the boards nothing
 // more), gets a `goodbye` once its socket takes bytes again, and is closed after a short
 // grace period either way. It can reconnect and resume with `subscribe.from_seq`.
+//
+// Hostile clients: a client's frames (subscribe, command) are small, so one over
+// kMaxClientFrameBytes is a protocol error, and a frame begun must be complete within
+// `frame_timeout` or the connection is closed. A client that only reads (the usual
+// consumer) sends no frame and has no deadline. So what a connection can make the daemon
+// hold is bounded: its read buffer, one partial frame, its queue limit.
 #pragma once
 
 #include <boost/asio/generic/stream_protocol.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <chrono>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -32,7 +39,10 @@ struct ConsumerContext {
   std::string daemon_version;
   std::string node;
   std::function<void(const std::string&)> log;
+  std::chrono::seconds frame_timeout{10};
 };
+
+inline constexpr std::size_t kMaxClientFrameBytes = 16 * 1024;
 
 class Consumer : public std::enable_shared_from_this<Consumer>, public EventListener {
  public:
@@ -61,13 +71,17 @@ class Consumer : public std::enable_shared_from_this<Consumer>, public EventList
   void command(const eboard::v1::Command& request);
   void finish();
   bool control_allowed() const;
+  // Arms, keeps or cancels the deadline of the frame being received (see the top).
+  void watch_partial_frame();
 
   Socket socket_;
   Transport transport_;
   ConsumerContext& context_;
   std::string peer_;
   boost::asio::steady_timer grace_timer_;
-  proto::FrameReader reader_;
+  boost::asio::steady_timer frame_timer_;
+  std::uint64_t timed_frame_at_ = UINT64_MAX;  // stream offset of the frame timed
+  proto::FrameReader reader_{kMaxClientFrameBytes};
   std::array<char, 4096> read_buffer_{};
   std::deque<SharedBytes> queue_;
   std::size_t queued_bytes_ = 0;

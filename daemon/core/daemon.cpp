@@ -17,6 +17,7 @@
 #include "daemon/core/device_link.h"
 #include "daemon/core/event_hub.h"
 #include "daemon/core/game_archive.h"
+#include "daemon/core/log.h"
 #include "daemon/core/sim_process.h"
 #include "daemon/core/stream_server.h"
 #include "daemon/core/systemd_notify.h"
@@ -30,6 +31,8 @@ namespace {
 
 namespace asio = boost::asio;
 namespace v1 = eboard::v1;
+
+constexpr auto kLogRepeatWindow = std::chrono::seconds(60);
 
 // Prints every event on stdout (--print, the demo).
 class Printer final : public EventListener {
@@ -142,13 +145,20 @@ struct Board {
 int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& events_out,
                std::ostream& log) {
   DaemonConfig config = original;
-  const auto say = [&log](const std::string& text) {
-    log << "<6>eboardd: " << text << "\n" << std::flush;
-  };
-  const auto fail = [&log](const std::string& text) {
-    log << "<3>eboardd: " << text << "\n" << std::flush;
+  Logger logger(log, "eboardd");
+  const auto say = logger.at(LogLevel::kInfo);
+  const auto fail = [&logger](const std::string& text) {
+    logger.error(text);
     return 1;
   };
+  // A board's game set-up (its script's header with --rules/--clock/--param) is part of
+  // the configuration: checked before anything is created or written (exit 2).
+  for (const BoardConfig& board : config.boards) {
+    if (auto setup = setup_for(board, config); !setup) {
+      logger.error(setup.error());
+      return 2;
+    }
+  }
   bool runtime_created = false;
   const std::string runtime = runtime_directory(config, runtime_created);
   ::mkdir(runtime.c_str(), 0750);
@@ -166,14 +176,22 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
 
   std::vector<std::string> ids;
   for (const auto& b : config.boards) ids.push_back(b.name);
-  EventHub hub(ids);
+  EventHub hub(ids, logger);
   asio::io_context io(1);
   hub.set_group_commit([&io](std::function<void()> task) { asio::post(io, std::move(task)); });
+  // Journal retries after a refused write (event_hub.h): one timer, re-armed each time.
+  asio::steady_timer retry_timer(io);
+  hub.set_retry_schedule([&retry_timer](std::chrono::milliseconds delay, std::function<void()> f) {
+    retry_timer.expires_after(delay);
+    retry_timer.async_wait([f = std::move(f)](const boost::system::error_code& error) {
+      if (!error) f();
+    });
+  });
   const SteadyTime epoch = clock.now();
   const std::string boot_id = read_boot_id(config.boot_id_file);
   if (config.fsync == FsyncPolicy::kAfterPublish && boot_id.empty()) {
-    log << "<4>eboardd: " << config.boot_id_file
-        << ": no boot id; an unclean stop will count as a power cut (seqs skipped)\n";
+    logger.warning(config.boot_id_file +
+                   ": no boot id; an unclean stop will count as a power cut (seqs skipped)");
   }
 
   PortClaims ports = named_ports(config.boards);  // outlives the links, which hold ports
@@ -192,7 +210,10 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
           config.journal_dir + "/" + board.config.name + ".journal", config.fsync,
           [&](const v1::Event& e) { recovered.apply(e); }, warning);
       if (!journal) return fail(journal.error());
-      if (!warning.empty()) log << "<4>eboardd: " << warning << "\n";
+      if (!warning.empty()) logger.warning(warning);
+      if (journal->damage().upgraded) {
+        say("board " + board.config.name + ": journal rewritten in the current format");
+      }
       if (journal->last_seq() > 0) {
         say("board " + board.config.name + ": journal has " + std::to_string(journal->last_seq()) +
             " events; " +
@@ -201,15 +222,17 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
                  : "no game in progress"));
       }
       hub.attach_journal(i, std::move(journal).value(), recovered);
-      if (config.fsync == FsyncPolicy::kAfterPublish) {
-        auto start = hub.reserve_seqs(i, boot_id);
-        if (!start) return fail("board " + board.config.name + ": " + start.error());
-        if (start->lost) {
-          log << "<4>eboardd: board " << board.config.name << ": seqs " << start->lost->first
-              << ".." << start->lost->second
-              << " may have been published and are lost: " << start->reason
-              << "; numbering continues at " << start->next_seq << "\n";
-        }
+      auto start =
+          hub.start_numbering(i, boot_id,
+                              config.fsync == FsyncPolicy::kAfterPublish ? EventHub::Reserve::kAhead
+                                                                         : EventHub::Reserve::kNo);
+      if (!start) return fail("board " + board.config.name + ": " + start.error());
+      if (start->lost) {
+        logger.warning("board " + board.config.name + ": seqs " +
+                       std::to_string(start->lost->first) + ".." +
+                       std::to_string(start->lost->second) +
+                       " may have been published and are lost: " + start->reason +
+                       "; numbering continues at " + std::to_string(start->next_seq));
       }
     }
     board.session = std::make_unique<BoardSession>(
@@ -217,7 +240,7 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
         [&hub, i](v1::Event event) { return hub.publish(i, std::move(event)); });
     if (auto error = board.session->resume(recovered)) return fail(error->message);
     if (!board.session->resume_warning().empty()) {
-      log << "<4>eboardd: " << board.session->resume_warning() << "\n";
+      logger.warning(board.session->resume_warning());
     }
   }
 
@@ -228,9 +251,17 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
   }
   DemoEnd demo_end(io);
   if (config.demo) hub.add_listener(&demo_end);
+  asio::steady_timer archive_timer(io);
   std::unique_ptr<GameArchive> archive;
   if (!config.journal_dir.empty()) {
-    archive = std::make_unique<GameArchive>(hub, config.journal_dir, say);
+    archive = std::make_unique<GameArchive>(
+        hub, config.journal_dir, logger,
+        [&archive_timer](std::chrono::milliseconds delay, std::function<void()> f) {
+          archive_timer.expires_after(delay);
+          archive_timer.async_wait([f = std::move(f)](const boost::system::error_code& error) {
+            if (!error) f();
+          });
+        });
     hub.add_listener(archive.get());
   }
   auto sinks = install_sinks(
@@ -292,8 +323,9 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
         ::gethostname(host, sizeof host - 1);
         return std::string(host);
       }(),
-      say};
-  StreamServer server(io, context);
+      say,
+      config.limits.frame_timeout};
+  StreamServer server(io, context, logger, config.limits);
   if (auto error = server.listen(config.listen)) return fail(error->message);
 
   for (auto& board : boards) board.link->start();
@@ -314,6 +346,17 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
     });
   };
   if (config.fsync == FsyncPolicy::kInterval) sync_every_second();
+  // Errors and warnings repeated within a minute are one line with a count (log.h).
+  asio::steady_timer repeats_timer(io);
+  std::function<void()> report_repeats = [&] {
+    repeats_timer.expires_after(kLogRepeatWindow);
+    repeats_timer.async_wait([&](const boost::system::error_code& error) {
+      if (error) return;
+      logger.report_repeats();
+      report_repeats();
+    });
+  };
+  report_repeats();
 
   SystemdNotifier notifier(io);
   const std::string status = std::to_string(boards.size()) + " board(s), " +
@@ -337,6 +380,7 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
   if (config.fsync == FsyncPolicy::kAfterPublish) {
     say(std::to_string(hub.reservation_waits()) + " event(s) waited for a seq reservation sync");
   }
+  logger.report_repeats();
   if (runtime_created) {
     std::error_code ignored;
     std::filesystem::remove_all(runtime, ignored);

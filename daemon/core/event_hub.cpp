@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <iostream>
 
 namespace eboard::daemon {
 namespace {
@@ -41,9 +40,10 @@ std::string frame_from_event_bytes(std::string_view event_bytes) {
   return out;
 }
 
-EventHub::EventHub(const std::vector<std::string>& board_ids) {
+EventHub::EventHub(const std::vector<std::string>& board_ids, Logger& log) : log_(log) {
   boards_.reserve(board_ids.size());
   for (const auto& id : board_ids) boards_.emplace_back(id);
+  stalled_from_.assign(board_ids.size(), 0);
 }
 
 void EventHub::attach_journal(std::size_t board, Journal journal, const BoardState& recovered) {
@@ -60,12 +60,14 @@ std::uint32_t EventHub::publish(std::size_t board, eboard::v1::Event event) {
   event.set_board_id(b.state.snapshot().board_id());
   scratch_.clear();
   event.SerializeToString(&scratch_);
+  bool stalled = false;
   if (b.journal) {
     const auto jump = event.has_seqs_lost() ? Journal::SeqJump::kSeqsLost : Journal::SeqJump::kNone;
+    const bool was_waiting = b.journal->waiting();
     if (auto error = b.journal->append(event.seq(), scratch_, jump)) {
-      std::cerr << "<3>eboardd: board " << event.board_id() << ": journal: " << error->message
-                << "\n";
+      log_.error("board " + event.board_id() + ": journal: " + error->message);
     }
+    stalled = !was_waiting && b.journal->waiting();
   }
   b.state.apply(event);
   auto frame = std::make_shared<const std::string>(frame_from_event_bytes(scratch_));
@@ -73,14 +75,16 @@ std::uint32_t EventHub::publish(std::size_t board, eboard::v1::Event event) {
   const bool waits = b.reservation && reserve_ahead(board, seq);
   if (!post_) {
     deliver(board, event, frame);
-    return seq;
+  } else {
+    pending_.events.push_back(Pending{board, std::move(event), std::move(frame)});
+    pending_.waits_for_reservation = pending_.waits_for_reservation || waits;
+    if (!flush_scheduled_) {
+      flush_scheduled_ = true;
+      post_([this] { flush(); });
+    }
   }
-  pending_.events.push_back(Pending{board, std::move(event), std::move(frame)});
-  pending_.waits_for_reservation = pending_.waits_for_reservation || waits;
-  if (!flush_scheduled_) {
-    flush_scheduled_ = true;
-    post_([this] { flush(); });
-  }
+  // After the event is in its batch: the storageStatus event follows it.
+  if (stalled) journal_stalled(board);
   return seq;
 }
 
@@ -114,7 +118,9 @@ void EventHub::flush() {
   }
   Batch batch;
   std::swap(batch, pending_);
-  if (fds.empty() && !batch.waits_for_reservation && in_flight_.empty()) {
+  batch.id = next_batch_id_++;
+  const bool journal_waits = always_journal_waiting();
+  if (!journal_waits && fds.empty() && !batch.waits_for_reservation && in_flight_.empty()) {
     deliver(batch);
     if (!after_fds.empty()) worker_->submit(std::move(after_fds), nullptr);
     extend_journals_when_calm();
@@ -124,20 +130,49 @@ void EventHub::flush() {
   // waiting for a reservation is behind that write in the worker's queue (reserve_ahead
   // submitted it before this), so its completion means the reservation is on the disk.
   fds.insert(fds.end(), after_fds.begin(), after_fds.end());
+  const std::uint64_t id = batch.id;
+  batch.waits_for_journal = journal_waits;
   in_flight_.push_back(std::move(batch));
-  worker_->submit(std::move(fds), [this] { post_([this] { complete_front(); }); });
+  if (journal_waits) {
+    // Synced and released by retry_journals() once its records are written.
+    if (!fds.empty()) worker_->submit(std::move(fds), nullptr);
+    return;
+  }
+  worker_->submit(std::move(fds), [this, id] { post_([this, id] { synced(id); }); });
 }
 
-Result<SeqStart> EventHub::reserve_seqs(std::size_t board, const std::string& boot_id) {
+void EventHub::synced(std::uint64_t last_id) {
+  for (Batch& batch : in_flight_) {
+    if (batch.id <= last_id && !batch.waits_for_journal) batch.synced = true;
+  }
+  deliver_ready();
+}
+
+void EventHub::deliver_ready() {
+  bool delivered = false;
+  while (!in_flight_.empty() && in_flight_.front().synced) {
+    Batch batch = std::move(in_flight_.front());
+    in_flight_.pop_front();
+    deliver(batch);
+    delivered = true;
+  }
+  if (delivered) extend_journals_when_calm();
+}
+
+Result<SeqStart> EventHub::start_numbering(std::size_t board, const std::string& boot_id,
+                                           Reserve reserve) {
   Board& b = boards_[board];
-  if (!b.journal) return Error{"board " + board_id(board) + ": seq reservation without a journal"};
+  if (!b.journal) return Error{"board " + board_id(board) + ": numbering without a journal"};
+  const bool reserves = reserve == Reserve::kAhead;
   const std::string path = reservation_path(b.journal->path());
-  const ReservationRead read = read_reservation(path);
-  SeqStart start = decide_seq_start(b.last_seq, read, boot_id);
-  // Covers the seqsLost event too; on the disk before anything is published.
-  const SeqReservation first{start.next_seq + kReserveAhead, boot_id, false};
-  if (auto error = write_reservation(path, first)) return *error;
-  b.reservation = Board::Reservation{path, boot_id, first.reserved, first.reserved};
+  const ReservationRead read = reserves ? read_reservation(path) : ReservationRead{};
+  SeqStart start = decide_seq_start(b.last_seq, b.journal->damage().tail_bound, read, boot_id);
+  if (reserves) {
+    // Covers the seqsLost event too; on the disk before anything is published.
+    const SeqReservation first{start.next_seq + kReserveAhead, boot_id, false};
+    if (auto error = write_reservation(path, first)) return *error;
+    b.reservation = Board::Reservation{path, boot_id, first.reserved, first.reserved};
+  }
   b.last_seq = start.next_seq - 1;
   if (start.lost) {
     eboard::v1::Event gap;
@@ -158,15 +193,7 @@ bool EventHub::reserve_ahead(std::size_t board, std::uint32_t seq) {
   Board::Reservation& r = *boards_[board].reservation;
   if (seq + kRaiseMargin > r.requested) {
     r.requested = seq + kReserveAhead;
-    const SeqReservation record{r.requested, r.boot_id, false};
-    if (!worker_) {
-      reservation_written(board, record.reserved, write_reservation(r.path, record));
-    } else {
-      worker_->submit({}, [this, board, path = r.path, record] {
-        auto error = write_reservation(path, record);
-        post_([this, board, record, error] { reservation_written(board, record.reserved, error); });
-      });
-    }
+    write_reservation_async(board);
   }
   if (seq <= r.durable) return false;
   ++reservation_waits_;
@@ -179,8 +206,7 @@ void EventHub::reservation_written(std::size_t board, std::uint32_t reserved,
   if (error) {
     // Events above the durable reservation still go out once their batch's sync is done
     // (as under kAlways with a failed sync); the next publish asks again.
-    std::cerr << "<3>eboardd: board " << board_id(board) << ": seq reservation: " << error->message
-              << "\n";
+    log_.error("board " + board_id(board) + ": seq reservation: " + error->message);
     if (r.requested == reserved) r.requested = r.durable;
     return;
   }
@@ -190,29 +216,30 @@ void EventHub::reservation_written(std::size_t board, std::uint32_t reserved,
 void EventHub::close() {
   worker_.reset();  // finishes the queued syncs and reservation writes
   post_ = nullptr;
-  bool synced = true;
-  for (Board& b : boards_) {
+  bool all_synced = true;
+  for (std::size_t i = 0; i < boards_.size(); ++i) {
+    Board& b = boards_[i];
     if (!b.journal) continue;
+    // A last try for records that waited for the disk; those it cannot write are lost,
+    // and the reservation is not marked clean, so their seqs are never given again.
+    if (b.journal->waiting() && !b.journal->retry()) {
+      log_.error("board " + board_id(i) + ": journal " + b.journal->path() + ": " +
+                 std::to_string(b.journal->waiting_records()) +
+                 " record(s) could not be written before the stop (" + b.journal->write_error() +
+                 "), from seq " + std::to_string(b.journal->first_waiting_seq()));
+    }
     b.journal->defer_sync(false);
     if (const int fd = b.journal->claim_sync(false); fd >= 0)
-      synced = ::fdatasync(fd) == 0 && synced;
+      all_synced = ::fdatasync(fd) == 0 && all_synced;
   }
   for (std::size_t i = 0; i < boards_.size(); ++i) {
     Board& b = boards_[i];
-    if (!b.reservation || !synced) continue;
+    if (!b.reservation || !all_synced || b.journal->waiting()) continue;
     if (auto error = write_reservation(b.reservation->path,
                                        SeqReservation{b.last_seq, b.reservation->boot_id, true})) {
-      std::cerr << "<3>eboardd: board " << board_id(i) << ": clean-close mark: " << error->message
-                << "\n";
+      log_.error("board " + board_id(i) + ": clean-close mark: " + error->message);
     }
   }
-}
-
-void EventHub::complete_front() {
-  Batch batch = std::move(in_flight_.front());
-  in_flight_.pop_front();
-  deliver(batch);
-  extend_journals_when_calm();
 }
 
 // A journal's zero tail (journal.h) is extended, and that extension synced, only when no

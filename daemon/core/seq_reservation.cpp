@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -106,15 +107,35 @@ ReservationRead read_reservation(const std::string& path) {
   return read;
 }
 
+// The fallback of write_reservation (seq_reservation.h): the line rewritten in the
+// existing file, whose first block is already allocated.
+std::optional<Error> rewrite_in_place(const std::string& path, const std::string& bytes,
+                                      const std::string& why) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return Error{why};
+  const bool written =
+      ::pwrite(fd, bytes.data(), bytes.size(), 0) == static_cast<ssize_t>(bytes.size()) &&
+      ::ftruncate(fd, static_cast<off_t>(bytes.size())) == 0 && ::fdatasync(fd) == 0;
+  const int saved = errno;
+  ::close(fd);
+  if (!written) return Error{why + "; in place: " + std::strerror(saved)};
+  return std::nullopt;
+}
+
 std::optional<Error> write_reservation(const std::string& path, const SeqReservation& reservation) {
   const std::string temp = path + ".tmp";
   const std::string bytes = encode_reservation(reservation);
   const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0640);
-  if (fd < 0) return Error{temp + ": cannot create: " + std::strerror(errno)};
+  if (fd < 0) {
+    return rewrite_in_place(path, bytes, temp + ": cannot create: " + std::strerror(errno));
+  }
   const bool written = write_all(fd, bytes) && ::fsync(fd) == 0;
   const int saved = errno;
   ::close(fd);
-  if (!written) return Error{temp + ": cannot write: " + std::strerror(saved)};
+  if (!written) {
+    ::unlink(temp.c_str());
+    return rewrite_in_place(path, bytes, temp + ": cannot write: " + std::strerror(saved));
+  }
   if (::rename(temp.c_str(), path.c_str()) != 0) {
     return Error{path + ": cannot rename into place: " + std::strerror(errno)};
   }
@@ -137,31 +158,45 @@ std::string read_boot_id(const std::string& path) {
   return id;
 }
 
-SeqStart decide_seq_start(std::uint32_t journal_last, const ReservationRead& read,
-                          std::string_view boot_id) {
+SeqStart decide_seq_start(std::uint32_t journal_last, std::uint32_t damaged_up_to,
+                          const ReservationRead& read, std::string_view boot_id) {
   SeqStart start;
   start.next_seq = journal_last + 1;
-  std::uint32_t reserved = 0;
+  std::uint32_t lost_to = journal_last;
+  if (damaged_up_to > journal_last) {
+    lost_to = damaged_up_to;
+    start.reason = "the journal's last records are damaged";
+  }
   switch (read.status) {
-    case ReservationRead::Status::kMissing: return start;
+    case ReservationRead::Status::kMissing: break;
     case ReservationRead::Status::kDamaged:
-      reserved = journal_last + kUnknownJump;
+      lost_to = std::max(lost_to, journal_last + kUnknownJump);
       start.reason = "the seq reservation is unreadable (" + read.problem + ")";
       break;
     case ReservationRead::Status::kValid: {
       const SeqReservation& r = read.reservation;
-      // A reservation at or below the journal's end promised nothing beyond it (a later
-      // run under another policy journalled past it, or a gap was already declared).
-      if (r.reserved <= journal_last || r.clean) return start;
-      // Same boot: the process died, the page cache kept every record it wrote.
-      if (!boot_id.empty() && r.boot_id == boot_id) return start;
-      reserved = r.reserved;
-      start.reason = "the previous run did not close cleanly and the kernel has restarted since";
+      // At or below the journal's end it promised nothing beyond it (a later run under
+      // another policy journalled past it, or a gap was already declared).
+      if (r.reserved <= lost_to) break;
+      if (r.clean) {
+        // A clean close wrote every seq up to `reserved`: the journal lost its end since.
+        lost_to = r.reserved;
+        start.reason = "the journal ends before the seq of the last clean close";
+      } else if (boot_id.empty() || r.boot_id != boot_id) {
+        lost_to = r.reserved;
+        start.reason = r.boot_id.empty() && !boot_id.empty()
+                           ? "the previous run stopped while records waited for the disk"
+                           : "the previous run did not close cleanly and the kernel has "
+                             "restarted since";
+      }
+      // Same boot, not clean: the process died, the page cache kept every record it wrote.
       break;
     }
   }
-  start.lost = std::make_pair(journal_last + 1, reserved);
-  start.next_seq = reserved + 1;
+  if (lost_to > journal_last) {
+    start.lost = std::make_pair(journal_last + 1, lost_to);
+    start.next_seq = lost_to + 1;
+  }
   return start;
 }
 

@@ -17,11 +17,18 @@
 // last + 1 .. R. Otherwise (same boot: a process crash keeps the page cache; or a clean
 // close) it continues at last + 1, exactly as under the other policies.
 //
+// A boot id of "-" in the sidecar trusts no process crash either: it is written while
+// journal records wait for a full disk (journal.h), when even the page cache does not
+// hold every published event, so a restart on the same boot declares the gap too.
+//
 // Sidecar format, one text line (readable with cat, checked by CRC-32C):
 //   eboardd-seq-reservation 1 reserved=<R> boot=<boot id> clean=<0|1> crc=<8 hex digits>
 // The CRC covers everything before " crc=". Written as temp file + fsync + rename + fsync
-// of the directory, so a power cut leaves the old or the new file, never a torn one; a
-// damaged file anyway (disk error, hand edit) is reported and treated as "unknown":
+// of the directory, so a power cut leaves the old or the new file, never a torn one. When
+// that fails (a full disk has no block for the new file), the line is rewritten in place
+// in the existing file's first block, which needs no new space: a power cut during that
+// write can tear it, and a torn line is damaged. A damaged file (torn, disk error, hand
+// edit) is reported and treated as "unknown":
 // numbering jumps by kUnknownJump, which is more than any reservation can have reached.
 // No sidecar at all (journals from before after-publish, or other policies) means the
 // journal is the truth.
@@ -64,14 +71,16 @@ std::optional<Error> write_reservation(const std::string& path, const SeqReserva
 // unreadable (then every unclean start counts as a reboot: the safe side).
 std::string read_boot_id(const std::string& path);
 
-// Where numbering continues after a journal whose last seq is `journal_last`.
+// Where numbering continues after a journal whose last seq is `journal_last` and whose
+// damaged tail could hold seqs up to `damaged_up_to` (journal.h Damage; 0: no damage).
+// The rule: above every seq that may ever have been published.
 struct SeqStart {
   std::uint32_t next_seq = 1;
   // Seqs that may have been published and are lost: a seqsLost event is due.
   std::optional<std::pair<std::uint32_t, std::uint32_t>> lost;
   std::string reason;  // why (for the event and the log); "" when nothing is lost
 };
-SeqStart decide_seq_start(std::uint32_t journal_last, const ReservationRead& read,
-                          std::string_view boot_id);
+SeqStart decide_seq_start(std::uint32_t journal_last, std::uint32_t damaged_up_to,
+                          const ReservationRead& read, std::string_view boot_id);
 
 }  // namespace eboard::daemon

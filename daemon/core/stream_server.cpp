@@ -1,9 +1,12 @@
 #include "daemon/core/stream_server.h"
 
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
+
+#include "eboard/v1/framing.h"
 
 namespace eboard::daemon {
 namespace {
@@ -11,108 +14,178 @@ namespace {
 using boost::system::error_code;
 namespace asio = boost::asio;
 
+// The user id of a Unix socket's peer (SO_PEERCRED), the peer of the per-peer limit.
+std::string unix_peer_key(int fd) {
+  struct ucred cred {};
+  socklen_t size = sizeof cred;
+  if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &size) != 0) return "uid:?";
+  return "uid:" + std::to_string(cred.uid);
+}
+
 }  // namespace
 
-StreamServer::StreamServer(asio::io_context& io, ConsumerContext& context)
-    : io_(io), context_(context) {}
+StreamServer::StreamServer(asio::io_context& io, ConsumerContext& context, Logger& log,
+                           ConnectionLimits limits)
+    : io_(io), context_(context), log_(log), limits_(limits) {}
 
 StreamServer::~StreamServer() {
   for (const auto& path : unix_paths_) ::unlink(path.c_str());
 }
 
 std::optional<Error> StreamServer::listen(const std::vector<ListenAddress>& addresses) {
+  listeners_.reserve(addresses.size());
   for (const ListenAddress& address : addresses) {
     error_code error;
+    Listener listener;
+    listener.text = address.text;
+    listener.pause = std::make_unique<asio::steady_timer>(io_);
     if (address.kind == ListenAddress::Kind::kUnix) {
       // A socket file left by a crashed daemon would make bind fail; it is ours to remove.
       struct stat st {};
       if (::lstat(address.path.c_str(), &st) == 0 && S_ISSOCK(st.st_mode)) {
         ::unlink(address.path.c_str());
       }
-      auto acceptor = std::make_unique<asio::local::stream_protocol::acceptor>(io_);
-      acceptor->open(asio::local::stream_protocol(), error);
-      if (!error) acceptor->bind(asio::local::stream_protocol::endpoint(address.path), error);
-      if (!error) acceptor->listen(asio::socket_base::max_listen_connections, error);
+      listener.unix = std::make_unique<asio::local::stream_protocol::acceptor>(io_);
+      listener.unix->open(asio::local::stream_protocol(), error);
+      if (!error) listener.unix->bind(asio::local::stream_protocol::endpoint(address.path), error);
+      if (!error) listener.unix->listen(asio::socket_base::max_listen_connections, error);
       if (error) return Error{"--listen " + address.text + ": " + error.message()};
       ::chmod(address.path.c_str(), 0660);
       unix_paths_.push_back(address.path);
-      unix_.push_back(std::move(acceptor));
-      accept_unix(unix_.size() - 1);
     } else {
       const std::string host = address.host == "localhost" ? "127.0.0.1" : address.host;
       const auto ip = asio::ip::make_address(host, error);
       if (error) return Error{"--listen " + address.text + ": '" + host + "' is not an IP address"};
       const asio::ip::tcp::endpoint endpoint(ip, address.port);
-      auto acceptor = std::make_unique<asio::ip::tcp::acceptor>(io_);
-      acceptor->open(endpoint.protocol(), error);
-      if (!error) acceptor->set_option(asio::socket_base::reuse_address(true), error);
-      if (!error) acceptor->bind(endpoint, error);
-      if (!error) acceptor->listen(asio::socket_base::max_listen_connections, error);
+      listener.tcp = std::make_unique<asio::ip::tcp::acceptor>(io_);
+      listener.tcp->open(endpoint.protocol(), error);
+      if (!error) listener.tcp->set_option(asio::socket_base::reuse_address(true), error);
+      if (!error) listener.tcp->bind(endpoint, error);
+      if (!error) listener.tcp->listen(asio::socket_base::max_listen_connections, error);
       if (error) return Error{"--listen " + address.text + ": " + error.message()};
-      tcp_.push_back(std::move(acceptor));
-      accept_tcp(tcp_.size() - 1);
     }
+    listeners_.push_back(std::move(listener));
+    accept(listeners_.size() - 1);
   }
   return std::nullopt;
 }
 
-void StreamServer::accept_unix(std::size_t index) {
-  unix_[index]->async_accept(
-      [this, index](const error_code& error, asio::local::stream_protocol::socket socket) {
-        if (error == asio::error::operation_aborted) return;
-        if (!error) {
-          adopt(Consumer::Socket(std::move(socket)), Consumer::Transport::kUnix,
-                "unix:" + unix_paths_[index]);
-        }
-        accept_unix(index);
-      });
-}
-
-void StreamServer::accept_tcp(std::size_t index) {
-  tcp_[index]->async_accept([this, index](const error_code& error, asio::ip::tcp::socket socket) {
+void StreamServer::accept(std::size_t index) {
+  Listener& listener = listeners_[index];
+  if (listener.unix) {
+    listener.unix->async_accept([this, index](const error_code& error,
+                                              asio::local::stream_protocol::socket socket) {
+      if (error == asio::error::operation_aborted) return;
+      if (error) return accept_failed(index, error);
+      std::string key = unix_peer_key(socket.native_handle());
+      accepted(index, Consumer::Socket(std::move(socket)), listeners_[index].text, std::move(key));
+    });
+    return;
+  }
+  listener.tcp->async_accept([this, index](const error_code& error, asio::ip::tcp::socket socket) {
     if (error == asio::error::operation_aborted) return;
-    if (!error) {
-      error_code ignored;
-      socket.set_option(asio::ip::tcp::no_delay(true), ignored);
-      const auto remote = socket.remote_endpoint(ignored);
-      adopt(Consumer::Socket(std::move(socket)), Consumer::Transport::kTcp,
-            "tcp:" + remote.address().to_string() + ":" + std::to_string(remote.port()));
-    }
-    accept_tcp(index);
+    if (error) return accept_failed(index, error);
+    error_code ignored;
+    socket.set_option(asio::ip::tcp::no_delay(true), ignored);
+    const auto remote = socket.remote_endpoint(ignored);
+    std::string key = "tcp:" + remote.address().to_string();
+    accepted(index, Consumer::Socket(std::move(socket)), key + ":" + std::to_string(remote.port()),
+             std::move(key));
   });
 }
 
-void StreamServer::adopt(Consumer::Socket socket, Consumer::Transport transport, std::string peer) {
-  consumers_.erase(std::remove_if(consumers_.begin(), consumers_.end(),
-                                  [](const auto& weak) { return weak.expired(); }),
-                   consumers_.end());
-  auto consumer =
-      std::make_shared<Consumer>(std::move(socket), transport, context_, std::move(peer));
-  consumer->start();
-  consumers_.push_back(consumer);
+void StreamServer::accept_failed(std::size_t index, const error_code& error) {
+  Listener& listener = listeners_[index];
+  // A client that reset before it was accepted is its own problem; anything else (no
+  // descriptor, no memory) lasts, and an immediate retry would spin.
+  if (error == asio::error::connection_aborted) return accept(index);
+  log_.warning("--listen " + listener.text + ": cannot accept: " + error.message() +
+               "; accepting again in " + std::to_string(kAcceptPause.count()) + " ms");
+  listener.pause->expires_after(kAcceptPause);
+  listener.pause->async_wait([this, index](const error_code& e) {
+    if (!e) accept(index);
+  });
+}
+
+std::string StreamServer::over_limit(Listener& listener, const std::string& peer_key) {
+  auto& held = listener.held;
+  held.erase(std::remove_if(held.begin(), held.end(),
+                            [](const Listener::Held& h) {
+                              const auto consumer = h.consumer.lock();
+                              return !consumer || consumer->closed();
+                            }),
+             held.end());
+  if (held.size() >= limits_.max_connections) {
+    return std::to_string(held.size()) + " connections held (--max-connections)";
+  }
+  const auto same_peer = static_cast<std::size_t>(std::count_if(
+      held.begin(), held.end(), [&](const Listener::Held& h) { return h.peer_key == peer_key; }));
+  if (same_peer >= limits_.max_connections_per_peer) {
+    return std::to_string(same_peer) + " connections held from " + peer_key +
+           " (--max-connections-per-peer)";
+  }
+  return "";
+}
+
+void StreamServer::accepted(std::size_t index, Consumer::Socket socket, std::string peer,
+                            std::string peer_key) {
+  Listener& listener = listeners_[index];
+  if (const std::string why = over_limit(listener, peer_key); !why.empty()) {
+    // No key with a port in it: the warning repeats with the same text (log.h).
+    log_.warning("--listen " + listener.text + ": connection from " + peer_key +
+                 " refused: " + why);
+    eboard::v1::Frame frame;
+    frame.mutable_goodbye()->set_reason(eboard::v1::GOODBYE_REASON_TOO_MANY_CONNECTIONS);
+    frame.mutable_goodbye()->set_detail(why);
+    const std::string bytes = proto::encode_delimited(frame);
+    error_code ignored;
+    // A new socket's send buffer takes these few bytes at once; never wait for it.
+    socket.non_blocking(true, ignored);
+    socket.write_some(asio::buffer(bytes), ignored);
+    socket.shutdown(Consumer::Socket::shutdown_both, ignored);
+    socket.close(ignored);
+  } else {
+    auto consumer = std::make_shared<Consumer>(
+        std::move(socket), listener.unix ? Consumer::Transport::kUnix : Consumer::Transport::kTcp,
+        context_, std::move(peer));
+    consumer->start();
+    listener.held.push_back(Listener::Held{consumer, std::move(peer_key)});
+  }
+  accept(index);
 }
 
 void StreamServer::shutdown() {
   error_code ignored;
-  for (auto& acceptor : unix_) acceptor->close(ignored);
-  for (auto& acceptor : tcp_) acceptor->close(ignored);
-  for (auto& weak : consumers_) {
-    if (auto consumer = weak.lock()) consumer->close(eboard::v1::GOODBYE_REASON_SHUTDOWN, "");
+  for (Listener& listener : listeners_) {
+    if (listener.unix) listener.unix->close(ignored);
+    if (listener.tcp) listener.tcp->close(ignored);
+    listener.pause->cancel();
+    for (auto& held : listener.held) {
+      if (auto consumer = held.consumer.lock()) {
+        consumer->close(eboard::v1::GOODBYE_REASON_SHUTDOWN, "");
+      }
+    }
   }
 }
 
 std::size_t StreamServer::consumer_count() const {
-  return static_cast<std::size_t>(
-      std::count_if(consumers_.begin(), consumers_.end(), [](const auto& weak) {
-        const auto consumer = weak.lock();
-        return consumer && !consumer->closed();
-      }));
+  std::size_t count = 0;
+  for (const Listener& listener : listeners_) {
+    count += static_cast<std::size_t>(
+        std::count_if(listener.held.begin(), listener.held.end(), [](const Listener::Held& h) {
+          const auto consumer = h.consumer.lock();
+          return consumer && !consumer->closed();
+        }));
+  }
+  return count;
 }
 
 std::vector<std::uint16_t> StreamServer::tcp_ports() const {
   std::vector<std::uint16_t> ports;
   error_code ignored;
-  for (const auto& acceptor : tcp_) ports.push_back(acceptor->local_endpoint(ignored).port());
+  for (const Listener& listener : listeners_) {
+    if (listener.tcp) ports.push_back(listener.tcp->local_endpoint(ignored).port());
+  }
   return ports;
 }
 

@@ -133,11 +133,21 @@ std::string event_line(const v1::Event& e) {
       break;
     }
     case v1::Event::kSeqsLost:
-      // The gap a power cut left under --journal-fsync after-publish (seq_reservation.h).
+      // The gap a power cut, a full disk or a damaged journal left (seq_reservation.h).
       line << " seqs " << e.seqs_lost().first_seq() << ".." << e.seqs_lost().last_seq()
-           << " may have been published before a power cut and are lost (" << e.seqs_lost().reason()
-           << ")";
+           << " may have been published and are lost (" << e.seqs_lost().reason() << ")";
       break;
+    case v1::Event::kStorageStatus: {
+      // The journal's disk (journal.h "A full disk").
+      const auto& st = e.storage_status();
+      line << " journal " << st.path() << ": "
+           << (st.state() == v1::STORAGE_STATE_FAILING
+                   ? "cannot write (" + st.detail() + "), " + std::to_string(st.waiting_records()) +
+                         " record(s) waiting from seq " + std::to_string(st.first_waiting_seq())
+                   : "written again, " + std::to_string(st.waiting_records()) +
+                         " record(s) late from seq " + std::to_string(st.first_waiting_seq()));
+      break;
+    }
     case v1::Event::kDeviceStatus:
       line << " " << v1::DeviceState_Name(e.device_status().state()) << " "
            << e.device_status().detail();

@@ -39,7 +39,8 @@ const FieldDescriptor* kind_field(const std::string& json_name) {
 // count), then eboard-replay --raw's squareChanged (interfaces.md §2), then the daemon's
 // seqsLost: an extension (interfaces.md §4 "more may be added") that declares the one gap
 // a power cut can leave under the default --journal-fsync after-publish (issue 6, README
-// "Journal").
+// "Journal"), and storageStatus, the journal's disk failing and recovering (interfaces.md
+// §4, daemon/core/journal.h).
 const std::map<std::string, std::vector<std::string>>& documented_kinds() {
   static const std::map<std::string, std::vector<std::string>> kinds = {
       {"gameStarted", {"fen", "rules", "timeControl"}},
@@ -77,6 +78,7 @@ const std::map<std::string, std::vector<std::string>>& documented_kinds() {
       {"drawClaimable", {"side", "kind"}},
       {"squareChanged", {"square", "piece"}},
       {"seqsLost", {"firstSeq", "lastSeq", "reason"}},
+      {"storageStatus", {"state", "detail", "path", "waitingRecords", "firstWaitingSeq"}},
   };
   return kinds;
 }

@@ -10,54 +10,20 @@
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
+#include <iostream>
 #include <mutex>
 #include <thread>
 
 #include "daemon/core/event_hub.h"
 #include "daemon/core/sync_worker.h"
+#include "tests/daemon/core/hub_test_loop.h"
 
 namespace eboard::daemon {
 namespace {
 
 namespace v1 = eboard::v1;
+using namespace hub_test;
 using namespace std::chrono_literals;
-
-// A thread-safe task queue standing in for asio::post + io_context.
-class Loop {
- public:
-  void post(std::function<void()> task) {
-    {
-      std::lock_guard lock(mutex_);
-      tasks_.push_back(std::move(task));
-    }
-    ready_.notify_one();
-  }
-  // Runs the tasks queued when called, not those they or the sync worker post meanwhile
-  // (so a test can tell "closed the batch" from "the worker finished"); with `wait`,
-  // first waits (bounded) until one is queued.
-  std::size_t run(bool wait = false) {
-    std::deque<std::function<void()>> batch;
-    {
-      std::unique_lock lock(mutex_);
-      if (wait) ready_.wait_for(lock, 10s, [this] { return !tasks_.empty(); });
-      batch.swap(tasks_);
-    }
-    for (auto& task : batch) task();
-    return batch.size();
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable ready_;
-  std::deque<std::function<void()>> tasks_;
-};
-
-struct Recorder final : EventListener {
-  std::vector<std::string> seen;  // "board:seq", and "ack" for callbacks
-  void on_event(std::size_t board, const v1::Event& event, const SharedBytes&) override {
-    seen.push_back(std::to_string(board) + ":" + std::to_string(event.seq()));
-  }
-};
 
 v1::Event clock_event() {
   v1::Event event;
@@ -68,6 +34,7 @@ v1::Event clock_event() {
 class EventHubSyncTest : public testing::Test {
  protected:
   std::string dir_ = testing::TempDir() + "hub_sync_" + std::to_string(::getpid());
+  Logger log_{std::cerr, "eboardd"};
   void SetUp() override { std::filesystem::create_directories(dir_); }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
@@ -82,7 +49,7 @@ class EventHubSyncTest : public testing::Test {
 
 TEST_F(EventHubSyncTest, AlwaysBatchIsPublishedAfterTheWorkerSyncedIt) {
   Loop loop;
-  EventHub hub({"a", "b"});
+  EventHub hub({"a", "b"}, log_);
   hub.set_group_commit([&loop](std::function<void()> task) { loop.post(std::move(task)); });
   attach(hub, 0, FsyncPolicy::kAlways);
   attach(hub, 1, FsyncPolicy::kAlways);
@@ -107,7 +74,7 @@ TEST_F(EventHubSyncTest, AlwaysBatchIsPublishedAfterTheWorkerSyncedIt) {
 // A batch that needs no sync of its own (fsync never) still waits behind one in flight.
 TEST_F(EventHubSyncTest, BatchesStayInOrderBehindASync) {
   Loop loop;
-  EventHub hub({"a", "b"});
+  EventHub hub({"a", "b"}, log_);
   hub.set_group_commit([&loop](std::function<void()> task) { loop.post(std::move(task)); });
   attach(hub, 0, FsyncPolicy::kAlways);
   attach(hub, 1, FsyncPolicy::kNever);
@@ -131,7 +98,7 @@ TEST_F(EventHubSyncTest, BatchesStayInOrderBehindASync) {
 // published, never in front of that batch's sync.
 TEST_F(EventHubSyncTest, ZeroTailIsExtendedAfterTheBatchNotBeforeIt) {
   Loop loop;
-  EventHub hub({"a"});
+  EventHub hub({"a"}, log_);
   hub.set_group_commit([&loop](std::function<void()> task) { loop.post(std::move(task)); });
   attach(hub, 0, FsyncPolicy::kAlways);
   const std::string path = dir_ + "/0.journal";
@@ -158,12 +125,12 @@ TEST_F(EventHubSyncTest, ZeroTailIsExtendedAfterTheBatchNotBeforeIt) {
 // above, nothing is published by that task).
 TEST_F(EventHubSyncTest, AfterPublishBatchIsPublishedBeforeItsSync) {
   Loop loop;
-  EventHub hub({"a", "b"});
+  EventHub hub({"a", "b"}, log_);
   hub.set_group_commit([&loop](std::function<void()> task) { loop.post(std::move(task)); });
   attach(hub, 0, FsyncPolicy::kAfterPublish);
   attach(hub, 1, FsyncPolicy::kAfterPublish);
-  ASSERT_TRUE(hub.reserve_seqs(0, "boot").ok());
-  ASSERT_TRUE(hub.reserve_seqs(1, "boot").ok());
+  ASSERT_TRUE(hub.start_numbering(0, "boot", EventHub::Reserve::kAhead).ok());
+  ASSERT_TRUE(hub.start_numbering(1, "boot", EventHub::Reserve::kAhead).ok());
   Recorder recorder;
   hub.add_listener(&recorder);
   hub.publish(0, clock_event());
@@ -185,10 +152,10 @@ TEST_F(EventHubSyncTest, AfterPublishBatchIsPublishedBeforeItsSync) {
 // loop could learn that any raise is on the disk.
 TEST_F(EventHubSyncTest, AfterPublishEventAboveTheReservationWaitsForIt) {
   Loop loop;
-  EventHub hub({"a"});
+  EventHub hub({"a"}, log_);
   hub.set_group_commit([&loop](std::function<void()> task) { loop.post(std::move(task)); });
   attach(hub, 0, FsyncPolicy::kAfterPublish);
-  ASSERT_TRUE(hub.reserve_seqs(0, "boot").ok());
+  ASSERT_TRUE(hub.start_numbering(0, "boot", EventHub::Reserve::kAhead).ok());
   const std::string sidecar = reservation_path(dir_ + "/0.journal");
   const std::uint32_t first = read_reservation(sidecar).reservation.reserved;
   struct Checker final : EventListener {
@@ -215,7 +182,7 @@ TEST_F(EventHubSyncTest, AfterPublishEventAboveTheReservationWaitsForIt) {
 }
 
 TEST_F(EventHubSyncTest, WhenPublishedRunsAtOnceWithNothingWaiting) {
-  EventHub hub({"a"});
+  EventHub hub({"a"}, log_);
   bool ran = false;
   hub.when_published([&] { ran = true; });
   EXPECT_TRUE(ran);

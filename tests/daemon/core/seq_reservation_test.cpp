@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 
 #include "daemon/core/event_hub.h"
 
@@ -24,6 +25,7 @@ constexpr const char* kBootB = "5f1c1a8e-0000-4000-8000-00000000000b";
 class SeqReservationTest : public testing::Test {
  protected:
   std::string dir_ = testing::TempDir() + "seq_reservation_" + std::to_string(::getpid());
+  Logger log_{std::cerr, "eboardd"};
   std::string journal_path_ = dir_ + "/b1.journal";
   std::string sidecar_ = reservation_path(journal_path_);
   void SetUp() override { std::filesystem::create_directories(dir_); }
@@ -40,7 +42,7 @@ class SeqReservationTest : public testing::Test {
     auto journal = Journal::open(
         journal_path_, FsyncPolicy::kNever, [&](const v1::Event& e) { state.apply(e); }, warning);
     EXPECT_TRUE(journal.ok());
-    EventHub hub({"b1"});
+    EventHub hub({"b1"}, log_);
     hub.attach_journal(0, std::move(journal).value(), state);
     struct Seqs final : EventListener {
       std::vector<std::uint32_t> seqs;
@@ -52,7 +54,7 @@ class SeqReservationTest : public testing::Test {
     } seqs;
     seqs.events = published;
     hub.add_listener(&seqs);
-    auto start = hub.reserve_seqs(0, boot);
+    auto start = hub.start_numbering(0, boot, EventHub::Reserve::kAhead);
     EXPECT_TRUE(start.ok()) << (start.ok() ? "" : start.error());
     for (int i = 0; i < events; ++i) {
       v1::Event e;
@@ -103,22 +105,35 @@ TEST_F(SeqReservationTest, SidecarRoundTripsAndRejectsDamage) {
 
 TEST_F(SeqReservationTest, DecideSeqStart) {
   ReservationRead read;  // missing: the journal is the truth
-  EXPECT_EQ(decide_seq_start(10, read, kBootA).next_seq, 11u);
+  EXPECT_EQ(decide_seq_start(10, 0, read, kBootA).next_seq, 11u);
   read.status = ReservationRead::Status::kValid;
   read.reservation = SeqReservation{1034, kBootA, false};
-  EXPECT_EQ(decide_seq_start(10, read, kBootA).next_seq, 11u);  // same boot: page cache kept it
-  const SeqStart rebooted = decide_seq_start(10, read, kBootB);
+  EXPECT_EQ(decide_seq_start(10, 0, read, kBootA).next_seq, 11u);  // same boot: page cache kept it
+  const SeqStart rebooted = decide_seq_start(10, 0, read, kBootB);
   EXPECT_EQ(rebooted.next_seq, 1035u);
   ASSERT_TRUE(rebooted.lost.has_value());
   EXPECT_EQ(*rebooted.lost, std::make_pair(11u, 1034u));
   EXPECT_FALSE(rebooted.reason.empty());
-  EXPECT_EQ(decide_seq_start(10, read, "").next_seq, 1035u);  // unknown boot: the safe side
-  read.reservation.clean = true;
-  EXPECT_EQ(decide_seq_start(10, read, kBootB).next_seq, 11u);
+  EXPECT_EQ(decide_seq_start(10, 0, read, "").next_seq, 1035u);  // unknown boot: the safe side
+  read.reservation.clean = true;  // a clean close at 1034: the journal lost its end since
+  const SeqStart shortened = decide_seq_start(10, 0, read, kBootB);
+  EXPECT_EQ(shortened.next_seq, 1035u);
+  EXPECT_NE(shortened.reason.find("clean close"), std::string::npos) << shortened.reason;
+  read.reservation = SeqReservation{1034, "", false};  // records waited for a full disk
+  const SeqStart waited = decide_seq_start(10, 0, read, kBootA);
+  EXPECT_EQ(waited.next_seq, 1035u) << "the same boot does not help: they were never written";
+  EXPECT_NE(waited.reason.find("waited for the disk"), std::string::npos) << waited.reason;
   read.reservation = SeqReservation{10, kBootA, false};  // nothing promised beyond the journal
-  EXPECT_FALSE(decide_seq_start(10, read, kBootB).lost.has_value());
+  EXPECT_FALSE(decide_seq_start(10, 0, read, kBootB).lost.has_value());
+  // A damaged journal tail: above every seq it could have held, whatever the sidecar.
+  const SeqStart torn = decide_seq_start(10, 14, ReservationRead{}, kBootA);
+  EXPECT_EQ(torn.next_seq, 15u);
+  EXPECT_EQ(*torn.lost, std::make_pair(11u, 14u));
+  read.reservation = SeqReservation{1034, kBootA, false};
+  EXPECT_EQ(decide_seq_start(10, 14, read, kBootA).next_seq, 15u) << "same boot: the tail bound";
+  EXPECT_EQ(decide_seq_start(10, 14, read, kBootB).next_seq, 1035u) << "rebooted: the reservation";
   read.status = ReservationRead::Status::kDamaged;
-  const SeqStart unknown = decide_seq_start(10, read, kBootA);
+  const SeqStart unknown = decide_seq_start(10, 0, read, kBootA);
   EXPECT_EQ(unknown.next_seq, 10 + kUnknownJump + 1);
   EXPECT_TRUE(unknown.lost.has_value());
 }
@@ -186,7 +201,7 @@ TEST_F(SeqReservationTest, OldJournalWithoutSidecarContinues) {
     auto journal = Journal::open(
         journal_path_, FsyncPolicy::kAlways, [](const v1::Event&) {}, warning);
     ASSERT_TRUE(journal.ok());
-    EventHub hub({"b1"});
+    EventHub hub({"b1"}, log_);
     hub.attach_journal(0, std::move(journal).value(), BoardState("b1"));
     for (int i = 0; i < 4; ++i) hub.publish(0, v1::Event());
   }

@@ -54,8 +54,23 @@ TEST(TextView, SeqsLostNamesTheGap) {
   lost->set_last_seq(1025);
   lost->set_reason("the kernel has restarted");
   EXPECT_EQ(event_line(e),
-            "b1 #1026 0:00.0 seqsLost seqs 44..1025 may have been published before a power cut "
-            "and are lost (the kernel has restarted)");
+            "b1 #1026 0:00.0 seqsLost seqs 44..1025 may have been published and are lost (the "
+            "kernel has restarted)");
+}
+
+TEST(TextView, StorageStatusSaysWhatWaits) {
+  v1::Event e;
+  e.set_board_id("b1");
+  e.set_seq(7);
+  auto* st = e.mutable_storage_status();
+  st->set_state(v1::STORAGE_STATE_FAILING);
+  st->set_detail("No space left on device");
+  st->set_path("/var/lib/eboardd/b1.journal");
+  st->set_waiting_records(2);
+  st->set_first_waiting_seq(6);
+  EXPECT_EQ(event_line(e),
+            "b1 #7 0:00.0 storageStatus journal /var/lib/eboardd/b1.journal: cannot write (No "
+            "space left on device), 2 record(s) waiting from seq 6");
 }
 
 }  // namespace
