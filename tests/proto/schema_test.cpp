@@ -39,8 +39,10 @@ const FieldDescriptor* kind_field(const std::string& json_name) {
 // count), then eboard-replay --raw's squareChanged (interfaces.md §2), then the daemon's
 // seqsLost: an extension (interfaces.md §4 "more may be added") that declares the one gap
 // a power cut can leave under the default --journal-fsync after-publish (issue 6, README
-// "Journal"), and storageStatus, the journal's disk failing and recovering (interfaces.md
-// §4, daemon/core/journal.h).
+// "Journal"), storageStatus, the journal's disk failing and recovering (interfaces.md
+// §4, daemon/core/journal.h), and commandApplied: the journal's and the audit trail's
+// record of an operator's or arbiter's command (interfaces.md §6.1; recovery plays the
+// applied ones again).
 const std::map<std::string, std::vector<std::string>>& documented_kinds() {
   static const std::map<std::string, std::vector<std::string>> kinds = {
       {"gameStarted", {"fen", "rules", "timeControl"}},
@@ -79,6 +81,7 @@ const std::map<std::string, std::vector<std::string>>& documented_kinds() {
       {"squareChanged", {"square", "piece"}},
       {"seqsLost", {"firstSeq", "lastSeq", "reason"}},
       {"storageStatus", {"state", "detail", "path", "waitingRecords", "firstWaitingSeq"}},
+      {"commandApplied", {"command", "client", "outcome", "lastSeq"}},
   };
   return kinds;
 }
@@ -160,9 +163,9 @@ TEST(Schema, DocumentedEnumValues) {
 
 // Every message and enum of the eboard.v1 files, for the convention checks.
 std::vector<const FileDescriptor*> schema_files() {
-  return {eboard::v1::Event::descriptor()->file(), eboard::v1::Frame::descriptor()->file(),
-          eboard::v1::Command::descriptor()->file(), eboard::v1::Side_descriptor()->file(),
-          eboard::v1::ClaimDecided::descriptor()->file()};
+  return {eboard::v1::Event::descriptor()->file(),        eboard::v1::Frame::descriptor()->file(),
+          eboard::v1::Command::descriptor()->file(),      eboard::v1::Side_descriptor()->file(),
+          eboard::v1::ClaimDecided::descriptor()->file(), eboard::v1::Tag::descriptor()->file()};
 }
 
 TEST(Schema, EveryEnumStartsWithUnspecified) {
