@@ -73,6 +73,16 @@ class BoardSession {
   std::optional<Millis> next_deadline() const;
   eboard::v1::Ack command(const eboard::v1::Command& command, Millis now);
 
+  // The clock's setting after an arbiter's correction (add time, set clock, pause,
+  // resume): the model's times on the clock's sides and the side to run, for a hardware
+  // clock (the DGT 3000's SETNRUN), whose own times are otherwise authoritative (6.10.1)
+  // and would undo the correction at its next report. nullopt without a game.
+  std::optional<drivers::ClockSetAndRun> clock_setting(Millis now) const;
+
+  // The decisions of the current game waiting for the arbiter, oldest first, each under
+  // the seq a ruling names (eboard-ctl proposals; frame.proto StatusRequest).
+  std::vector<eboard::v1::Proposal> open_proposals() const;
+
   const std::string& board_id() const { return board_id_; }
   bool game_ended() const { return tracker_ && tracker_->ended(); }
 
@@ -121,6 +131,7 @@ class BoardSession {
     std::vector<std::uint32_t> seqs;
     bool game_end = false;  // rejecting a proposed result emits nothing by design
     bool settled = false;
+    eboard::v1::Proposal shown;  // what open_proposals() reports, from the opening event
   };
   std::map<std::uint32_t, OpenProposal> proposals_;
   void note_proposal(const engine::GameEvent& e, std::uint32_t seq);

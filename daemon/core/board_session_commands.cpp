@@ -36,6 +36,15 @@ engine::PieceType promotion_piece_of(v1::PromotionPiece piece) {
   }
 }
 
+std::optional<drivers::WhiteSetting> white_setting_of(v1::ClockSide side) {
+  switch (side) {
+    case v1::CLOCK_SIDE_LEFT: return drivers::WhiteSetting::kLeft;
+    case v1::CLOCK_SIDE_RIGHT: return drivers::WhiteSetting::kRight;
+    case v1::CLOCK_SIDE_AUTO: return drivers::WhiteSetting::kAuto;
+    default: return std::nullopt;
+  }
+}
+
 const char* claim_word(v1::ClaimKind kind) {
   switch (kind) {
     case v1::CLAIM_KIND_ILLEGAL_MOVE: return "illegal-move";
@@ -50,13 +59,83 @@ const char* claim_word(v1::ClaimKind kind) {
   }
 }
 
+// "threefold claim", and once the engine has judged it "threefold claim: correct" or
+// "...: incorrect (+120 s to black)" (claimDecided with `proposed`).
+std::string claim_text(const engine::GameEvent& e) {
+  static constexpr const char* kWords[] = {"illegal-move", "threefold",     "fifty",
+                                           "flag",         "qpf",           "setup",
+                                           "orientation",  "clock-setting", "agreement"};
+  std::string text = std::string(kWords[int(e.claim_kind)]) + " claim";
+  if (e.kind != engine::GameEventKind::kClaimDecided) return text;
+  text += e.accepted ? ": correct" : ": incorrect";
+  if (e.amount_ms > 0 && e.side) {
+    text += " (+" + std::to_string(e.amount_ms / 1000) + " s to " +
+            (*e.side == engine::kWhite ? "black" : "white") + ")";
+  }
+  return text;
+}
+
+// What a proposal's opening event says, as open_proposals() shows it.
+v1::Proposal shown_proposal(const engine::GameEvent& e, std::uint32_t seq,
+                            const std::string& board_id) {
+  v1::Proposal p;
+  p.set_seq(seq);
+  p.set_board_id(board_id);
+  p.set_at_ms(static_cast<std::int32_t>(e.at_ms));
+  p.set_description(e.description);
+  if (e.side) p.set_side(*e.side == engine::kWhite ? v1::SIDE_WHITE : v1::SIDE_BLACK);
+  switch (e.kind) {
+    case engine::GameEventKind::kGameEnded:
+      p.set_kind(v1::PROPOSAL_KIND_RESULT);
+      p.set_result(e.result);
+      p.set_termination(v1::Termination(int(e.termination) + 1));
+      p.set_side(e.result == "1-0"   ? v1::SIDE_WHITE
+                 : e.result == "0-1" ? v1::SIDE_BLACK
+                                     : v1::SIDE_UNSPECIFIED);
+      break;
+    case engine::GameEventKind::kPenalty: p.set_kind(v1::PROPOSAL_KIND_PENALTY); break;
+    default:
+      p.set_kind(v1::PROPOSAL_KIND_CLAIM);
+      if (e.description.empty()) p.set_description(claim_text(e));
+      break;
+  }
+  return p;
+}
+
 }  // namespace
+
+std::optional<drivers::ClockSetAndRun> BoardSession::clock_setting(Millis now) const {
+  if (!tracker_ || !(tracker_->started() || resumed_)) return std::nullopt;
+  const engine::ClockModel& clock = tracker_->clock();
+  const Millis white = std::max(Millis{0}, clock.remaining(engine::kWhite, now));
+  const Millis black = std::max(Millis{0}, clock.remaining(engine::kBlack, now));
+  const bool white_left = sides_.white_side() == drivers::ClockSide::kLeft;
+  drivers::ClockSetAndRun set{white_left ? white : black, white_left ? black : white, std::nullopt};
+  if (const auto running = clock.running(); running && !clock.paused()) {
+    const bool left_runs = (*running == engine::kWhite) == white_left;
+    set.run = left_runs ? drivers::ClockSide::kLeft : drivers::ClockSide::kRight;
+  }
+  return set;
+}
+
+std::vector<v1::Proposal> BoardSession::open_proposals() const {
+  std::vector<v1::Proposal> open;
+  for (const auto& [handle, p] : proposals_) {
+    if (!p.settled) open.push_back(p.shown);
+  }
+  return open;
+}
 
 void BoardSession::note_proposal(const engine::GameEvent& e, std::uint32_t seq) {
   // The arbiter's proposals start afresh with each game (its handles restart at 1).
   if (e.kind == engine::GameEventKind::kGameStarted) proposals_.clear();
   if (e.proposal != 0) {
     OpenProposal& p = proposals_[e.proposal];
+    if (p.seqs.empty()) {
+      p.shown = shown_proposal(e, seq, board_id_);
+    } else if (e.kind == engine::GameEventKind::kClaimDecided && e.description.empty()) {
+      p.shown.set_description(claim_text(e));  // the engine's verdict on the claim
+    }
     p.seqs.push_back(seq);
     if (e.kind == engine::GameEventKind::kGameEnded) p.game_end = true;
   }
@@ -114,6 +193,8 @@ v1::Ack BoardSession::run_action(const v1::Command& c, Millis now) {
     if (auto error = start_game(setup, now)) {
       return ack(v1::ACK_ERROR_INVALID_ARGUMENT, "new_game: " + error->message);
     }
+    // interfaces.md §6.1 new-game --white-side: from this game on.
+    if (const auto white = white_setting_of(n.white_side())) sides_ = drivers::ClockSides(*white);
     return ack(v1::ACK_ERROR_UNSPECIFIED, "");
   }
   if (c.action_case() == v1::Command::ACTION_NOT_SET) {

@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "daemon/core/option_number.h"
+#include "daemon/round/round_sheet.h"
 #include "engine/clock/time_control.h"
 #include "engine/rules/rule_params.h"
 #include "engine/rules/rule_set.h"
@@ -89,6 +90,20 @@ po::options_description describe_options() {
     ("frame-timeout", po::value<std::string>()->value_name("SECONDS"),
      "a client frame begun and not completed within SECONDS closes the connection; 1 to "
      "3600, default 10")
+    ("round-file", po::value<std::string>()->value_name("FILE"),
+     "set up a round before any board starts (interfaces.md §6.2): FILE is a round CSV "
+     "(board,white,black,... with --round N) or a FIDE TRF16 file with --round N; each "
+     "board's first game gets its pairing's players and tags (a game the journal resumes "
+     "keeps its own). Round board B is played on the B-th --board, or as the CSV's eboard "
+     "column or --board-map says")
+    ("round", po::value<int>()->value_name("N"),
+     "with --round-file: the round (TRF: the round whose pairings are read; the Round tag "
+     "R.B)")
+    ("event", po::value<std::string>()->value_name("NAME"), "with --round-file: the Event tag")
+    ("site", po::value<std::string>()->value_name("NAME"), "with --round-file: the Site tag")
+    ("date", po::value<std::string>()->value_name("YYYY.MM.DD"), "with --round-file: the Date tag")
+    ("board-map", po::value<std::string>()->value_name("FILE"),
+     "with --round-file: a CSV board,eboard naming the board that plays each round board")
     ("print", po::value<std::string>()->value_name("none|text|json"),
      "also print every event on stdout: the text view, or JSON lines; default none "
      "(text in the demo)");
@@ -203,6 +218,42 @@ std::optional<std::string> fill_limits(const po::variables_map& vm, DaemonConfig
   return std::nullopt;
 }
 
+// --round-file: read, checked and put on the configured boards before anything starts.
+std::optional<std::string> fill_round_options(const po::variables_map& vm, DaemonConfig& c) {
+  const auto file = get<std::string>(vm, "round-file");
+  if (!file) {
+    for (const char* name : {"round", "event", "site", "date", "board-map"}) {
+      if (vm.count(name)) return "--" + std::string(name) + " needs --round-file";
+    }
+    return std::nullopt;
+  }
+  round::RoundOptions options;
+  if (auto n = get<int>(vm, "round")) {
+    if (*n < 1 || *n > 999) return "--round: " + std::to_string(*n) + " is not from 1 to 999";
+    options.round = *n;
+  }
+  options.event = get<std::string>(vm, "event");
+  options.site = get<std::string>(vm, "site");
+  options.date = get<std::string>(vm, "date");
+  options.board_map = get<std::string>(vm, "board-map").value_or("");
+  auto sheet = round::read_round_file(*file, options);
+  if (!sheet) return "--round-file: " + sheet.error();
+  std::vector<std::string> names;
+  for (const auto& b : c.boards) names.push_back(b.name);
+  auto plan = round::plan_round(sheet.value(), names);
+  if (!plan) return "--round-file: " + plan.error();
+  for (const auto& game : plan->games) {
+    c.round_tags[game.board_id] = game.tags;
+    std::string players;
+    for (const auto& [name, value] : game.tags) {
+      if (name == "White" || name == "Black") players += (players.empty() ? "" : " - ") + value;
+    }
+    c.round_log.push_back("board " + game.board_id + ": round " + std::to_string(sheet->round) +
+                          " board " + std::to_string(game.board) + ": " + players);
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> fill_daemon_options(const po::variables_map& vm, DaemonConfig& c) {
   std::set<std::string> names;
   for (const auto& text :
@@ -268,7 +319,7 @@ std::optional<std::string> fill_daemon_options(const po::variables_map& vm, Daem
     const bool known = name == "all" || (c.demo ? name == "demo" : names.count(name) > 0);
     if (!known) return "--clock-display: no board '" + name + "'";
   }
-  return std::nullopt;
+  return fill_round_options(vm, c);
 }
 
 }  // namespace

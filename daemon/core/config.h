@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -77,6 +78,10 @@ struct DaemonConfig {
   PrintFormat print = PrintFormat::kNone;
   SinkConfig sinks;  // --mqtt*, --http, --clock-display (daemon/sinks)
   bool demo = false;
+  // --round-file: each board's game of the round as its PGN tags (interfaces.md §6.2),
+  // by board name, and one line per board for the start-up log.
+  std::map<std::string, std::vector<std::pair<std::string, std::string>>> round_tags;
+  std::vector<std::string> round_log;
 };
 
 enum class ConfigAction : std::uint8_t { kRun, kHelp, kVersion };

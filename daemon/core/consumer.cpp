@@ -208,9 +208,10 @@ void Consumer::handle(const v1::Frame& frame) {
   switch (frame.msg_case()) {
     case v1::Frame::kSubscribe: subscribe(frame.subscribe()); break;
     case v1::Frame::kCommand: command(frame.command()); break;
+    case v1::Frame::kStatusRequest: status(frame.status_request()); break;
     default:
       close(v1::GOODBYE_REASON_PROTOCOL_ERROR,
-            "a client may send subscribe and command frames only");
+            "a client may send subscribe, command and status_request frames only");
       break;
   }
 }
@@ -269,10 +270,25 @@ void Consumer::command(const v1::Command& request) {
       return;
     }
   }
-  *reply.mutable_ack() = context_.commands(request);
+  *reply.mutable_ack() = context_.commands(request, peer_);
   reply.mutable_ack()->set_command_id(request.command_id());
   // The events the command caused wait for their journal sync (event_hub.h); the ack
   // waits with them, so a client sees them before the ack that names their first seq.
+  context_.hub.when_published([self = shared_from_this(), reply = std::move(reply)] {
+    if (!self->closing_) self->send_frame(reply);
+  });
+}
+
+void Consumer::status(const v1::StatusRequest& request) {
+  v1::Frame reply;
+  if (context_.status) {
+    reply = context_.status(request);
+  } else {
+    *reply.mutable_ack() = make_ack(request.command_id(), v1::ACK_ERROR_UNSUPPORTED,
+                                    "status_request: not served here");
+  }
+  // After the events published so far, like a command's ack: a client that sent a
+  // command and then asks sees its effects.
   context_.hub.when_published([self = shared_from_this(), reply = std::move(reply)] {
     if (!self->closing_) self->send_frame(reply);
   });

@@ -1,6 +1,7 @@
 // One connected client of the stream sockets (interfaces.md §4): hello and a snapshot
 // per board first, then live events; `subscribe` chooses boards and replays the journal
-// from `from_seq`; `command`s go to the board sessions when this connection may control.
+// from `from_seq`; `command`s go to the board sessions when this connection may control;
+// a `status_request` is answered with the boards' state and open proposals.
 //
 // Slow consumers (design.md): frames wait in a queue bounded in bytes; a consumer whose
 // queue would overflow is unhooked from the hub at once (so it costs the boards nothing
@@ -29,7 +30,12 @@
 
 namespace eboard::daemon {
 
-using CommandHandler = std::function<eboard::v1::Ack(const eboard::v1::Command&)>;
+// `client` names the sender for the command's journal and audit record (CommandApplied):
+// "unix:uid=1000,pid=4242", "tcp:127.0.0.1:50412".
+using CommandHandler =
+    std::function<eboard::v1::Ack(const eboard::v1::Command&, const std::string& client)>;
+// Answers a status_request with a status_reply, or an ack naming the error.
+using StatusHandler = std::function<eboard::v1::Frame(const eboard::v1::StatusRequest&)>;
 
 struct ConsumerContext {
   EventHub& hub;
@@ -40,6 +46,7 @@ struct ConsumerContext {
   std::string node;
   std::function<void(const std::string&)> log;
   std::chrono::seconds frame_timeout{10};
+  StatusHandler status;
 };
 
 inline constexpr std::size_t kMaxClientFrameBytes = 16 * 1024;
@@ -69,6 +76,7 @@ class Consumer : public std::enable_shared_from_this<Consumer>, public EventList
   void handle(const eboard::v1::Frame& frame);
   void subscribe(const eboard::v1::Subscribe& request);
   void command(const eboard::v1::Command& request);
+  void status(const eboard::v1::StatusRequest& request);
   void finish();
   bool control_allowed() const;
   // Arms, keeps or cancels the deadline of the frame being received (see the top).

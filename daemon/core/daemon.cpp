@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "daemon/core/board_session.h"
+#include "daemon/core/command_journal.h"
 #include "daemon/core/demo_game.h"
 #include "daemon/core/device_link.h"
 #include "daemon/core/event_hub.h"
@@ -115,6 +116,10 @@ Result<GameSetup> setup_for(const BoardConfig& board, const DaemonConfig& config
   }
   if (setup.rules.empty()) setup.rules = "fide-standard";
   for (const auto& p : config.params) setup.params.push_back(p);
+  // --round-file: the board's game of the round, with its tags (interfaces.md §6.2).
+  if (const auto round = config.round_tags.find(board.name); round != config.round_tags.end()) {
+    setup.tags = round->second;
+  }
   if (auto checked = make_tracker_config(setup); !checked) {
     return Error{"board " + board.name + ": " + checked.error()};
   }
@@ -139,6 +144,42 @@ struct Board {
   std::unique_ptr<DeviceLink> link;
   std::optional<SimProcess> sim;
 };
+
+// The arbiter's clock corrections, which a hardware clock must be told of.
+bool corrects_clock(const v1::Command& c) {
+  return c.has_add_time() || c.has_set_clock() || c.has_pause() || c.has_resume();
+}
+
+// eboard-ctl status/proposals (frame.proto StatusRequest): each board's folded state and
+// its session's open proposals, now.
+v1::Frame status_reply(const v1::StatusRequest& request, const EventHub& hub,
+                       const std::vector<Board>& boards) {
+  v1::Frame frame;
+  std::vector<std::size_t> chosen;
+  for (const auto& id : request.board_ids()) {
+    const auto board = hub.find_board(id);
+    if (!board) {
+      v1::Ack* ack = frame.mutable_ack();
+      ack->set_command_id(request.command_id());
+      ack->set_code(v1::ACK_ERROR_UNKNOWN_BOARD);
+      ack->set_error("status_request.board_ids: no board '" + id + "'");
+      return frame;
+    }
+    chosen.push_back(*board);
+  }
+  if (chosen.empty()) {
+    for (std::size_t b = 0; b < boards.size(); ++b) chosen.push_back(b);
+  }
+  v1::StatusReply* reply = frame.mutable_status_reply();
+  reply->set_command_id(request.command_id());
+  for (const std::size_t b : chosen) {
+    v1::BoardStatus* status = reply->add_boards();
+    *status->mutable_snapshot() = hub.state(b).snapshot();
+    for (auto& p : boards[b].session->open_proposals())
+      *status->add_open_proposals() = std::move(p);
+  }
+  return frame;
+}
 
 }  // namespace
 
@@ -174,6 +215,7 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
     sim_speed = config.demo_speed;
   }
 
+  for (const std::string& line : config.round_log) say(line);
   std::vector<std::string> ids;
   for (const auto& b : config.boards) ids.push_back(b.name);
   EventHub hub(ids, logger);
@@ -303,7 +345,7 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
 
   ConsumerContext context{
       hub,
-      [&](const v1::Command& command) {
+      [&](const v1::Command& command, const std::string& client) {
         const auto board = hub.find_board(command.board_id());
         v1::Ack ack;
         if (!board) {
@@ -311,7 +353,16 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
           ack.set_error("command.board_id: no board '" + command.board_id() + "'");
           return ack;
         }
-        ack = boards[*board].session->command(command, boards[*board].link->session_now());
+        const Millis now = boards[*board].link->session_now();
+        ack = boards[*board].session->command(command, now);
+        if (ack.ok() && corrects_clock(command)) {
+          if (const auto set = boards[*board].session->clock_setting(now)) {
+            boards[*board].link->send_clock(*set);
+          }
+        }
+        hub.publish(*board, command_applied(command, client, ack, hub.last_seq(*board),
+                                            hub.state(*board).snapshot(),
+                                            static_cast<std::int32_t>(now.count())));
         boards[*board].link->reschedule();
         return ack;
       },
@@ -324,7 +375,8 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
         return std::string(host);
       }(),
       say,
-      config.limits.frame_timeout};
+      config.limits.frame_timeout,
+      [&](const v1::StatusRequest& request) { return status_reply(request, hub, boards); }};
   StreamServer server(io, context, logger, config.limits);
   if (auto error = server.listen(config.listen)) return fail(error->message);
 

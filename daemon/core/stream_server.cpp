@@ -14,12 +14,21 @@ namespace {
 using boost::system::error_code;
 namespace asio = boost::asio;
 
-// The user id of a Unix socket's peer (SO_PEERCRED), the peer of the per-peer limit.
-std::string unix_peer_key(int fd) {
-  struct ucred cred {};
-  socklen_t size = sizeof cred;
-  if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &size) != 0) return "uid:?";
-  return "uid:" + std::to_string(cred.uid);
+// Who is on the other end of a Unix socket, as the kernel vouches (SO_PEERCRED): its user
+// id is the peer of the per-peer limit; user and process id name the client in a
+// command's audit record. The listener's own name when it cannot be had.
+struct UnixPeer {
+  std::string key;
+  std::string text;
+};
+UnixPeer unix_peer(int fd, const std::string& listener) {
+  ucred credentials{};
+  socklen_t length = sizeof credentials;
+  if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &credentials, &length) != 0) {
+    return {"uid:?", listener};
+  }
+  const std::string uid = std::to_string(credentials.uid);
+  return {"uid:" + uid, "unix:uid=" + uid + ",pid=" + std::to_string(credentials.pid)};
 }
 
 }  // namespace
@@ -77,8 +86,9 @@ void StreamServer::accept(std::size_t index) {
                                               asio::local::stream_protocol::socket socket) {
       if (error == asio::error::operation_aborted) return;
       if (error) return accept_failed(index, error);
-      std::string key = unix_peer_key(socket.native_handle());
-      accepted(index, Consumer::Socket(std::move(socket)), listeners_[index].text, std::move(key));
+      UnixPeer peer = unix_peer(socket.native_handle(), listeners_[index].text);
+      accepted(index, Consumer::Socket(std::move(socket)), std::move(peer.text),
+               std::move(peer.key));
     });
     return;
   }

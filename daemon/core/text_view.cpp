@@ -83,6 +83,27 @@ std::string game_end_text(const v1::GameEnded& g) {
   return text;
 }
 
+// A command's record (commandApplied): "add_time by unix:uid=1000,pid=42: ok".
+std::string command_text(const v1::CommandApplied& c) {
+  const auto* action = v1::Command::descriptor()->FindFieldByNumber(c.command().action_case());
+  std::string text = std::string(action ? action->name() : "no action") + " by " +
+                     (c.client().empty() ? "?" : c.client()) + ": ";
+  return text + (c.outcome().ok() ? "ok" : "refused: " + c.outcome().error());
+}
+
+// "GM Carlsen, Magnus 2830": the name with the round file's title and rating tags.
+std::string player_text(const v1::Snapshot& s, const std::string& colour) {
+  std::string name = colour;
+  std::string title;
+  std::string elo;
+  for (const auto& tag : s.tags()) {
+    if (tag.name() == colour) name = tag.value();
+    if (tag.name() == colour + "Title") title = tag.value() + " ";
+    if (tag.name() == colour + "Elo") elo = " " + tag.value();
+  }
+  return title + name + elo;
+}
+
 std::string kind_name(const v1::Event& event) {
   const auto* field = v1::Event::descriptor()->FindFieldByNumber(event.kind_case());
   return field ? field->camelcase_name() : "unknown";
@@ -122,6 +143,7 @@ std::string event_line(const v1::Event& e) {
     case v1::Event::kFlagFell: line << " " << side_name(e.flag_fell().side()); break;
     case v1::Event::kRestoreRequested: line << " " << e.restore_requested().fen(); break;
     case v1::Event::kGameEnded: line << " " << game_end_text(e.game_ended()); break;
+    case v1::Event::kCommandApplied: line << " " << command_text(e.command_applied()); break;
     case v1::Event::kClockMismatch: {
       // Times as clock times, counts and the running side as numbers (clock_events.h).
       const auto& m = e.clock_mismatch();
@@ -160,13 +182,11 @@ std::string event_line(const v1::Event& e) {
 
 std::string board_panel(const v1::Snapshot& s) {
   std::ostringstream out;
-  std::string white = "White";
-  std::string black = "Black";
+  out << "== " << s.board_id() << "  " << player_text(s, "White") << " - "
+      << player_text(s, "Black");
   for (const auto& tag : s.tags()) {
-    if (tag.name() == "White") white = tag.value();
-    if (tag.name() == "Black") black = tag.value();
+    if (tag.name() == "Round") out << "  round " << tag.value();
   }
-  out << "== " << s.board_id() << "  " << white << " - " << black;
   if (!s.result().empty()) out << "  " << s.result() << (s.result_proposed() ? " (proposed)" : "");
   out << "\n";
   // The placement field, rank 8 first.
