@@ -5,6 +5,7 @@
 
 #include "daemon/programs/eboard_ctl/ctl_fill.h"
 #include "daemon/round/round_csv.h"
+#include "eboard/version.h"
 
 namespace eboard::daemon::ctl {
 namespace {
@@ -275,6 +276,10 @@ Result<std::size_t> parse_global(const std::vector<std::string>& args, GlobalOpt
       help = true;
       return at;
     }
+    if (a == "--version") {
+      g.version = true;
+      return at;
+    }
     const auto equals = a.find('=');
     const std::string option = a.substr(0, equals);
     std::string value;
@@ -313,6 +318,7 @@ std::string general_help() {
   std::string out =
       "usage: eboard-ctl [--connect unix:PATH|tcp:HOST:PORT|tls:HOST:PORT] [--token-file FILE]\n"
       "                  [--ca FILE] [--format text|json] [--timeout SECONDS] SUBCOMMAND [ARGS]\n"
+      "       eboard-ctl --help | --version\n"
       "Sends one operator's or arbiter's command to a running eboardd and prints its answer\n"
       "(interfaces.md §6.1). BOARD is a board name of the daemon, SIDE white or black.\n\n"
       "  --connect     the daemon's socket; default unix:/run/eboardd/events.sock. Control\n"
@@ -343,6 +349,10 @@ Result<CtlRequest> parse_ctl_args(const std::vector<std::string>& args) {
   if (!at) return Error{at.error()};
   if (help) {
     request.help = general_help();
+    return request;
+  }
+  if (request.global.version) {
+    request.help = std::string("eboard-ctl ") + kVersion + "\n";
     return request;
   }
   if (at.value() >= args.size()) return Error{"no subcommand (eboard-ctl --help)"};

@@ -25,10 +25,11 @@ struct GlobalOptions {
   std::string ca;          // --ca: the CA certificate that signed a tls: daemon's
   Format format = Format::kText;
   std::chrono::milliseconds timeout{10000};  // --timeout: connecting and each answer
+  bool version = false;                      // --version: print it and exit
 };
 
 enum class Action : std::uint8_t {
-  kHelp,       // print `help` and exit 0
+  kHelp,       // print `help` (the usage, or --version's line) and exit 0
   kStatus,     // a StatusRequest, printed as boards
   kProposals,  // a StatusRequest, printed as open proposals
   kCommands,   // `commands`, one after the other

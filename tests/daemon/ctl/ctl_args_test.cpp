@@ -162,6 +162,13 @@ TEST(CtlArgs, BadArgumentsSayWhat) {
             "set-clock: --running: 'both' is not white, black or none");
 }
 
+TEST(CtlArgs, Version) {
+  const auto version = parse({"--version"});
+  ASSERT_FALSE(!version);
+  EXPECT_EQ(version->action, Action::kHelp);
+  EXPECT_EQ(version->help.rfind("eboard-ctl ", 0), 0u);
+}
+
 TEST(CtlArgs, HelpForEverySubcommand) {
   const auto general = parse({"--help"});
   ASSERT_FALSE(!general);

@@ -169,7 +169,7 @@ TEST_F(CtlE2e, RefusalsExitOneWithTheDaemonsReason) {
   EXPECT_EQ(frame->ack().code(), v1::ACK_ERROR_UNKNOWN_BOARD);
 }
 
-// tools/eboard-ctl.bash-completion's words for the command line `words`, the last one
+// eboard-ctl.bash-completion's words for the command line `words`, the last one
 // being completed (plain bash: COMP_WORDS and COMP_CWORD as readline sets them).
 std::string completions(const std::vector<std::string>& words) {
   std::string quoted;
@@ -178,11 +178,12 @@ std::string completions(const std::vector<std::string>& words) {
     quoted += " '" + w + "'";
     line += (line.empty() ? "" : " ") + w;
   }
-  const std::string script = "PATH=" + kBin + ":$PATH; source " + std::string(EBOARD_SOURCE_DIR) +
-                             "/tools/eboard-ctl.bash-completion; COMP_WORDS=(" + quoted +
-                             "); COMP_CWORD=" + std::to_string(words.size() - 1) + "; COMP_LINE='" +
-                             line + "'; COMP_POINT=" + std::to_string(line.size()) +
-                             "; _eboard_ctl; printf '%s\\n' \"${COMPREPLY[@]}\"";
+  const std::string script =
+      "PATH=" + kBin + ":$PATH; source " + std::string(EBOARD_SOURCE_DIR) +
+      "/daemon/programs/eboard_ctl/eboard-ctl.bash-completion; COMP_WORDS=(" + quoted +
+      "); COMP_CWORD=" + std::to_string(words.size() - 1) + "; COMP_LINE='" + line +
+      "'; COMP_POINT=" + std::to_string(line.size()) +
+      "; _eboard_ctl; printf '%s\\n' \"${COMPREPLY[@]}\"";
   Child bash({"/bin/bash", "-c", script});
   bash.wait(20s);
   return bash.out();
