@@ -81,7 +81,7 @@ int main(int argc, char** argv) {
   config.mqtt->site = "bench";
   config.mqtt->node = "n";
   config.http = HttpOptions{"127.0.0.1", free_tcp_port()};
-  auto sinks = install_sinks(io, hub, config, "", {}, [](const std::string&) {});
+  auto sinks = install_sinks(io, hub, config, "", {}, {}, [](const std::string&) {});
   if (!sinks) {
     std::cerr << sinks.error() << "\n";
     return 1;

@@ -48,9 +48,10 @@ po::options_description describe_options() {
      "the rule set's")
     ("param", po::value<std::vector<std::string>>()->composing()->value_name("NAME=VALUE"),
      "override one rule-set parameter (repeatable), as a script's `param` line")
-    ("listen", po::value<std::vector<std::string>>()->composing()->value_name("unix:PATH|tcp:HOST:PORT"),
+    ("listen", po::value<std::vector<std::string>>()->composing()->value_name("unix:PATH|tcp:HOST:PORT|tls:HOST:PORT"),
      "where consumers connect (repeatable). Default: unix:/run/eboardd/events.sock and "
-     "tcp:127.0.0.1:7341; the demo listens nowhere unless told")
+     "tcp:127.0.0.1:7341; the demo listens nowhere unless told. tls: is the TCP stream "
+     "over TLS (needs --tls-cert and --tls-key)")
     ("journal", po::value<std::string>()->value_name("DIR"),
      "directory of the per-board journals and finished games' PGN files; default "
      "/var/lib/eboardd (the demo keeps no journal unless told)")
@@ -319,6 +320,11 @@ std::optional<std::string> fill_daemon_options(const po::variables_map& vm, Daem
     const bool known = name == "all" || (c.demo ? name == "demo" : names.count(name) > 0);
     if (!known) return "--clock-display: no board '" + name + "'";
   }
+  for (const auto& address : c.listen) {
+    if (address.kind == ListenAddress::Kind::kTls && !c.sinks.tls.configured()) {
+      return "--listen " + address.text + " needs --tls-cert FILE and --tls-key FILE";
+    }
+  }
   return fill_round_options(vm, c);
 }
 
@@ -335,11 +341,13 @@ Result<ListenAddress> parse_listen_address(std::string_view text, std::string_vi
     if (address.path.size() >= 108) return Error{quoted + "socket path longer than 107 bytes"};
     return address;
   }
-  if (text.starts_with("tcp:")) {
-    address.kind = ListenAddress::Kind::kTcp;
+  if (text.starts_with("tcp:") || text.starts_with("tls:")) {
+    address.kind = text.starts_with("tls:") ? ListenAddress::Kind::kTls : ListenAddress::Kind::kTcp;
     const std::string_view rest = text.substr(4);
     const auto colon = rest.rfind(':');
-    if (colon == std::string_view::npos) return Error{quoted + "expected tcp:HOST:PORT"};
+    if (colon == std::string_view::npos) {
+      return Error{quoted + "expected " + std::string(text.substr(0, 4)) + "HOST:PORT"};
+    }
     address.host = std::string(rest.substr(0, colon));
     if (address.host.size() > 2 && address.host.front() == '[' && address.host.back() == ']') {
       address.host = address.host.substr(1, address.host.size() - 2);
@@ -358,7 +366,7 @@ Result<ListenAddress> parse_listen_address(std::string_view text, std::string_vi
     if (error) return Error{quoted + "'" + address.host + "' is not an IP address"};
     return address;
   }
-  return Error{quoted + "expected unix:PATH or tcp:HOST:PORT"};
+  return Error{quoted + "expected unix:PATH, tcp:HOST:PORT or tls:HOST:PORT"};
 }
 
 Result<BoardConfig> parse_board_option(std::string_view text) {

@@ -29,10 +29,10 @@ struct BoardConfig {
 };
 
 struct ListenAddress {
-  enum class Kind : std::uint8_t { kUnix, kTcp };
+  enum class Kind : std::uint8_t { kUnix, kTcp, kTls };  // kTls: tls_listener.h
   Kind kind = Kind::kUnix;
   std::string path;  // kUnix
-  std::string host;  // kTcp
+  std::string host;  // kTcp, kTls
   std::uint16_t port = 0;
   std::string text;  // as given
 };

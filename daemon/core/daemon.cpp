@@ -23,6 +23,8 @@
 #include "daemon/core/stream_server.h"
 #include "daemon/core/systemd_notify.h"
 #include "daemon/core/text_view.h"
+#include "daemon/core/tls_context.h"
+#include "daemon/core/tls_listener.h"
 #include "daemon/sinks/sinks.h"
 #include "eboard/v1/json.h"
 #include "simulators/script/script_reader.h"
@@ -306,12 +308,35 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
         });
     hub.add_listener(archive.get());
   }
+  // The one command path of the stream sockets and the arbiter console: applied, the
+  // clock corrected where the command set it, and recorded (commandApplied) with its client.
+  const CommandHandler run_command = [&](const v1::Command& command, const std::string& client) {
+    const auto board = hub.find_board(command.board_id());
+    v1::Ack ack;
+    if (!board) {
+      ack.set_code(v1::ACK_ERROR_UNKNOWN_BOARD);
+      ack.set_error("command.board_id: no board '" + command.board_id() + "'");
+      return ack;
+    }
+    const Millis now = boards[*board].link->session_now();
+    ack = boards[*board].session->command(command, now);
+    if (ack.ok() && corrects_clock(command)) {
+      if (const auto set = boards[*board].session->clock_setting(now)) {
+        boards[*board].link->send_clock(*set);
+      }
+    }
+    hub.publish(*board, command_applied(command, client, ack, hub.last_seq(*board),
+                                        hub.state(*board).snapshot(),
+                                        static_cast<std::int32_t>(now.count())));
+    boards[*board].link->reschedule();
+    return ack;
+  };
   auto sinks = install_sinks(
       io, hub, config.sinks, config.journal_dir,
       [&boards](std::size_t b, const drivers::ClockCommand& c) {
         return boards[b].link && boards[b].link->send_clock(c);
       },
-      say);
+      {config.control_token, run_command}, say);
   if (!sinks) return fail(sinks.error());
 
   for (std::size_t i = 0; i < boards.size(); ++i) {
@@ -345,27 +370,7 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
 
   ConsumerContext context{
       hub,
-      [&](const v1::Command& command, const std::string& client) {
-        const auto board = hub.find_board(command.board_id());
-        v1::Ack ack;
-        if (!board) {
-          ack.set_code(v1::ACK_ERROR_UNKNOWN_BOARD);
-          ack.set_error("command.board_id: no board '" + command.board_id() + "'");
-          return ack;
-        }
-        const Millis now = boards[*board].link->session_now();
-        ack = boards[*board].session->command(command, now);
-        if (ack.ok() && corrects_clock(command)) {
-          if (const auto set = boards[*board].session->clock_setting(now)) {
-            boards[*board].link->send_clock(*set);
-          }
-        }
-        hub.publish(*board, command_applied(command, client, ack, hub.last_seq(*board),
-                                            hub.state(*board).snapshot(),
-                                            static_cast<std::int32_t>(now.count())));
-        boards[*board].link->reschedule();
-        return ack;
-      },
+      run_command,
       config.control_token,
       config.consumer_queue_bytes,
       kDaemonVersion,
@@ -379,6 +384,19 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
       [&](const v1::StatusRequest& request) { return status_reply(request, hub, boards); }};
   StreamServer server(io, context, logger, config.limits);
   if (auto error = server.listen(config.listen)) return fail(error->message);
+  std::vector<std::unique_ptr<TlsStreamListener>> tls_listeners;
+  for (const ListenAddress& address : config.listen) {
+    if (address.kind != ListenAddress::Kind::kTls) continue;
+    auto tls = make_server_tls(config.sinks.tls);
+    if (!tls) return fail(tls.error());
+    tls_listeners.push_back(std::make_unique<TlsStreamListener>(
+        io, tls.value(), [&server, text = address.text](Consumer::Socket socket, std::string peer) {
+          server.adopt(text, std::move(socket), std::move(peer));
+        }));
+    if (auto error = tls_listeners.back()->listen(address)) return fail(error->message);
+    say("listening on " + address.text + " (port " + std::to_string(tls_listeners.back()->port()) +
+        ")");
+  }
 
   for (auto& board : boards) board.link->start();
 
@@ -420,6 +438,7 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
   io.run();
 
   notifier.stopping();
+  for (auto& listener : tls_listeners) listener->shutdown();
   server.shutdown();
   if (*sinks) (*sinks)->shutdown();
   io.restart();

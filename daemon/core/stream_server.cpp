@@ -48,6 +48,11 @@ std::optional<Error> StreamServer::listen(const std::vector<ListenAddress>& addr
     Listener listener;
     listener.text = address.text;
     listener.pause = std::make_unique<asio::steady_timer>(io_);
+    if (address.kind == ListenAddress::Kind::kTls) {
+      // tls_listener.h accepts these and hands them on (adopt); only their limits are here.
+      listeners_.push_back(std::move(listener));
+      continue;
+    }
     if (address.kind == ListenAddress::Kind::kUnix) {
       // A socket file left by a crashed daemon would make bind fail; it is ours to remove.
       struct stat st {};
@@ -81,15 +86,16 @@ std::optional<Error> StreamServer::listen(const std::vector<ListenAddress>& addr
 
 void StreamServer::accept(std::size_t index) {
   Listener& listener = listeners_[index];
+  if (!listener.unix && !listener.tcp) return;  // tls:, accepted by tls_listener.h
   if (listener.unix) {
-    listener.unix->async_accept([this, index](const error_code& error,
-                                              asio::local::stream_protocol::socket socket) {
-      if (error == asio::error::operation_aborted) return;
-      if (error) return accept_failed(index, error);
-      UnixPeer peer = unix_peer(socket.native_handle(), listeners_[index].text);
-      accepted(index, Consumer::Socket(std::move(socket)), std::move(peer.text),
-               std::move(peer.key));
-    });
+    listener.unix->async_accept(
+        [this, index](const error_code& error, asio::local::stream_protocol::socket socket) {
+          if (error == asio::error::operation_aborted) return;
+          if (error) return accept_failed(index, error);
+          UnixPeer peer = unix_peer(socket.native_handle(), listeners_[index].text);
+          accepted(index, Consumer::Socket(std::move(socket)), std::move(peer.text),
+                   std::move(peer.key));
+        });
     return;
   }
   listener.tcp->async_accept([this, index](const error_code& error, asio::ip::tcp::socket socket) {
@@ -139,7 +145,22 @@ std::string StreamServer::over_limit(Listener& listener, const std::string& peer
 
 void StreamServer::accepted(std::size_t index, Consumer::Socket socket, std::string peer,
                             std::string peer_key) {
-  Listener& listener = listeners_[index];
+  keep(listeners_[index], std::move(socket), std::move(peer), std::move(peer_key));
+  accept(index);
+}
+
+void StreamServer::adopt(const std::string& listen_text, Consumer::Socket socket,
+                         std::string peer) {
+  const auto listener = std::find_if(listeners_.begin(), listeners_.end(),
+                                     [&](const Listener& l) { return l.text == listen_text; });
+  if (listener == listeners_.end()) return;  // not listening: the socket closes here
+  // The peer of the per-peer limit is the client's address, without its port.
+  std::string peer_key = peer.substr(0, peer.rfind(':'));
+  keep(*listener, std::move(socket), std::move(peer), std::move(peer_key));
+}
+
+void StreamServer::keep(Listener& listener, Consumer::Socket socket, std::string peer,
+                        std::string peer_key) {
   if (const std::string why = over_limit(listener, peer_key); !why.empty()) {
     // No key with a port in it: the warning repeats with the same text (log.h).
     log_.warning("--listen " + listener.text + ": connection from " + peer_key +
@@ -161,7 +182,6 @@ void StreamServer::accepted(std::size_t index, Consumer::Socket socket, std::str
     consumer->start();
     listener.held.push_back(Listener::Held{consumer, std::move(peer_key)});
   }
-  accept(index);
 }
 
 void StreamServer::shutdown() {

@@ -40,6 +40,10 @@ class StreamServer {
   std::size_t consumer_count() const;
   // The TCP port actually bound for an address given with port 0 (tests).
   std::vector<std::uint16_t> tcp_ports() const;
+  // Makes the plain end of a `--listen tls:` connection (tls_listener.h) a consumer of
+  // that listener, as a TCP client (the token is needed for control), under the same
+  // limits; `peer` is "tls:ADDRESS:PORT".
+  void adopt(const std::string& listen_text, Consumer::Socket socket, std::string peer);
 
   static constexpr std::chrono::milliseconds kAcceptPause{500};
 
@@ -57,6 +61,8 @@ class StreamServer {
   };
   void accept(std::size_t index);
   void accepted(std::size_t index, Consumer::Socket socket, std::string peer, std::string peer_key);
+  // Makes the socket a consumer of `listener`, or refuses it past a limit.
+  void keep(Listener& listener, Consumer::Socket socket, std::string peer, std::string peer_key);
   void accept_failed(std::size_t index, const boost::system::error_code& error);
   // Why a new connection from `peer_key` may not be kept, "" when it may.
   std::string over_limit(Listener& listener, const std::string& peer_key);

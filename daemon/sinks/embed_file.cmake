@@ -1,5 +1,8 @@
-# cmake -DINPUT=file -DOUTPUT=file.cpp -P embed_file.cmake: writes overlay_page() returning
-# the file's bytes (as a hex array, so any byte survives).
+# cmake -DINPUT=file -DOUTPUT=file.cpp -DNAME=function -P embed_file.cmake: writes NAME()
+# (default overlay_page) returning the file's bytes (as a hex array, so any byte survives).
+if(NOT NAME)
+  set(NAME overlay_page)
+endif()
 file(READ ${INPUT} hex HEX)
 string(LENGTH "${hex}" hex_length)
 math(EXPR size "${hex_length} / 2")
@@ -9,5 +12,5 @@ file(WRITE ${OUTPUT}
   "#include <string_view>\n"
   "namespace eboard::daemon {\n"
   "namespace { constexpr char kBytes[] = {${bytes} '\\0'}; }\n"
-  "std::string_view overlay_page() { return {kBytes, ${size}}; }\n"
+  "std::string_view ${NAME}() { return {kBytes, ${size}}; }\n"
   "}  // namespace eboard::daemon\n")

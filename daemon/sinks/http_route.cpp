@@ -80,6 +80,16 @@ Route parse_route(std::string_view target) {
     if (!id || !valid_board_id(*id)) return route;
     route.kind = RouteKind::kBoardPgn;
     route.board = *id;
+  } else if (path == "/arbiter/ws") {
+    auto format = query_value(query, "format", bad);
+    if (bad || (format && *format != "json" && *format != "binary")) {
+      route.kind = RouteKind::kBadRequest;
+      return route;
+    }
+    route.kind = RouteKind::kConsoleWebSocket;
+    route.binary = format && *format == "binary";
+  } else if (path == "/arbiter" || path.starts_with("/arbiter/")) {
+    route.kind = RouteKind::kConsole;
   } else if (path == "/overlay" || path == "/overlay/" || path == "/ws") {
     auto board = query_value(query, "board", bad);
     if (bad || !board || !valid_board_id(*board)) {

@@ -8,6 +8,8 @@
 //   /boards/<id>.pgn       one board's game
 //   /overlay?board=<id>    the overlay page (also /overlay/?board=...)
 //   /ws?board=<id>[&format=json|binary]   the WebSocket stream
+//   /arbiter, /arbiter/...  the arbiter console's pages and requests (console_http.h)
+//   /arbiter/ws[?format=json|binary]      the console's WebSocket (console_feed.h)
 //
 // Query values are percent-decoded; board ids are 1 to 32 letters, digits, '-' or '_'
 // (config.cpp's rule), so a decoded id never needs escaping when echoed.
@@ -26,13 +28,15 @@ enum class RouteKind : std::uint8_t {
   kLivePgn,
   kBoardPgn,
   kOverlay,
-  kWebSocket
+  kWebSocket,
+  kConsole,
+  kConsoleWebSocket
 };
 
 struct Route {
   RouteKind kind = RouteKind::kNotFound;
   std::string board;    // kBoardPgn, kOverlay, kWebSocket
-  bool binary = false;  // kWebSocket: ?format=binary
+  bool binary = false;  // kWebSocket, kConsoleWebSocket: ?format=binary
 };
 
 Route parse_route(std::string_view target);

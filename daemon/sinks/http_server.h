@@ -1,25 +1,31 @@
-// The daemon's read-only web server on Boost.Beast, on the daemon's one Asio loop
-// (research/ecosystem.md §3 "WebSocket/HTTP server library"; issue 7 items 3, 4, 6):
-// /live.pgn and /boards/ID.pgn with ETag / If-None-Match (pollers get 304 for free),
-// the overlay page /overlay?board=ID (one HTML file with its CSS and JavaScript,
-// embedded at build time), and the WebSocket /ws?board=ID (ws_session.h).
+// The daemon's web server on Boost.Beast, on the daemon's one Asio loop (research/
+// ecosystem.md §3 "WebSocket/HTTP server library"): /live.pgn and /boards/ID.pgn with ETag
+// / If-None-Match (pollers get 304 for free), the overlay page /overlay?board=ID and the
+// arbiter console /arbiter (HTML files with their CSS and JavaScript, embedded at build
+// time), the WebSockets /ws?board=ID and /arbiter/ws (ws_session.h), over plain HTTP
+// (--http) and TLS (--https) alike, on as many listeners as configured.
 //
-// Nothing here changes the game: control never travels over HTTP. It binds to loopback
-// unless a host is configured. Every connection has a timeout (a silent client costs one
-// socket for at most kRequestTimeout); responses are built from memory at once.
+// Only the console changes a game, and only as console_http.h allows (TLS or the
+// loopback, a login, Origin checks). A listener binds to loopback unless a host is
+// configured. Every connection has a timeout (a silent client costs one socket for at
+// most kRequestTimeout, a TLS handshake as long); responses are built from memory at once.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
 #include <cstdint>
 #include <functional>
 #include <list>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "daemon/core/event_hub.h"
 #include "daemon/sinks/broadcast_boards.h"
+#include "daemon/sinks/console_feed.h"
+#include "daemon/sinks/console_http.h"
 #include "daemon/sinks/ws_session.h"
 #include "engine/util/result.h"
 
@@ -30,38 +36,53 @@ class HttpServer {
   using Log = std::function<void(const std::string&)>;
   // Kernel send buffer of a WebSocket client (see open_websocket).
   static constexpr int kWsSendBufferBytes = 64 * 1024;
+  // A console client's queue: the opening messages of every board fit many times over.
+  static constexpr std::size_t kConsoleQueueBytes = std::size_t{8} << 20;
 
+  // `console` may be null: no /arbiter pages then.
   HttpServer(boost::asio::io_context& io, const EventHub& hub, const BroadcastBoards& boards,
-             std::size_t ws_queue_bytes, Log log);
+             std::size_t ws_queue_bytes, ConsoleHttp* console, Log log);
   ~HttpServer();
   HttpServer(const HttpServer&) = delete;
   HttpServer& operator=(const HttpServer&) = delete;
 
-  std::optional<Error> listen(const std::string& host, std::uint16_t port);
-  std::uint16_t port() const { return port_; }
-  // A public event of a board goes to that board's WebSocket clients.
+  // Listens on one more address: plain HTTP, or TLS with `tls`. `what` names the option.
+  std::optional<Error> listen(const std::string& host, std::uint16_t port,
+                              std::shared_ptr<boost::asio::ssl::context> tls = nullptr);
+  // The port of the first listener (plain or TLS, in the order listened).
+  std::uint16_t port(std::size_t listener = 0) const { return listeners_.at(listener)->port; }
+  // An event goes to the WebSocket clients that may see it.
   void on_event(std::size_t board, const eboard::v1::Event& event, const SharedBytes& frame);
   void shutdown();
-  std::size_t websocket_clients() const { return sessions_.size(); }
+  std::size_t websocket_clients() const { return clients_.size(); }
 
-  // For the connection objects (http_server.cpp).
-  void open_websocket(boost::beast::tcp_stream stream, WsSession::Request request,
-                      std::size_t board, bool binary);
+  // For the connection objects (http_session.h).
+  template <class Stream>
+  void open_websocket(Stream stream, WsClient::Request request, std::optional<std::size_t> board,
+                      ConsoleView view, bool binary);
   const EventHub& hub() const { return hub_; }
   const BroadcastBoards& boards() const { return boards_; }
+  ConsoleHttp* console() const { return console_; }
 
  private:
-  void accept();
-  SharedBytes snapshot_message(std::size_t board, bool binary) const;
+  struct Listener {
+    std::unique_ptr<boost::asio::ip::tcp::acceptor> acceptor;
+    std::shared_ptr<boost::asio::ssl::context> tls;
+    bool loopback = false;
+    std::uint16_t port = 0;
+  };
+  void accept(Listener& listener);
+  std::vector<SharedBytes> opening(std::optional<std::size_t> board, ConsoleView view, bool binary);
 
   boost::asio::io_context& io_;
   const EventHub& hub_;
   const BroadcastBoards& boards_;
   std::size_t ws_queue_bytes_;
+  ConsoleHttp* console_;
+  ConsoleFeed feed_;
   Log log_;
-  std::optional<boost::asio::ip::tcp::acceptor> acceptor_;
-  std::uint16_t port_ = 0;
-  std::list<std::shared_ptr<WsSession>> sessions_;
+  std::vector<std::unique_ptr<Listener>> listeners_;
+  std::list<std::shared_ptr<WsClient>> clients_;
   bool stopped_ = false;
 };
 

@@ -27,6 +27,32 @@ std::string host_name() {
   return host[0] ? host : "localhost";
 }
 
+std::optional<std::string> fill_tls_options(const po::variables_map& vm, SinkConfig& sinks) {
+  const auto text = [&vm](const char* name) {
+    return vm.count(name) ? vm[name].as<std::string>() : std::string();
+  };
+  sinks.tls = {text("tls-cert"), text("tls-key")};
+  if (sinks.tls.cert_file.empty() != sinks.tls.key_file.empty()) {
+    return std::string("--tls-cert and --tls-key go together");
+  }
+  for (const std::string& file : {sinks.tls.cert_file, sinks.tls.key_file}) {
+    if (!file.empty() && !std::ifstream(file)) return "cannot read '" + file + "'";
+  }
+  if (vm.count("https")) {
+    HttpOptions h;
+    if (auto error = parse_host_port(text("https"), "--https", h.host, h.port)) return error;
+    if (!sinks.tls.configured()) return std::string("--https needs --tls-cert and --tls-key");
+    sinks.https = h;
+  }
+  if (vm.count("console-session-lifetime")) {
+    auto seconds = parse_bounded("--console-session-lifetime", text("console-session-lifetime"), 1,
+                                 7 * 24 * 3600);
+    if (!seconds) return seconds.error();
+    sinks.console_session = std::chrono::seconds(seconds.value());
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 void add_sink_options(po::options_description& d) {
@@ -50,6 +76,14 @@ void add_sink_options(po::options_description& d) {
     ("http", po::value<std::string>()->value_name("HOST:PORT"),
      "serve /live.pgn, /boards/ID.pgn, /overlay?board=ID and the WebSocket /ws?board=ID "
      "(read-only); a bare PORT binds 127.0.0.1")
+    ("https", po::value<std::string>()->value_name("HOST:PORT"),
+     "serve the same pages and WebSockets over TLS (needs --tls-cert, --tls-key); the "
+     "arbiter console /arbiter takes control there after a login with the control token")
+    ("tls-cert", po::value<std::string>()->value_name("FILE"),
+     "PEM certificate chain for --https and --listen tls: (the server's first)")
+    ("tls-key", po::value<std::string>()->value_name("FILE"), "PEM private key of --tls-cert")
+    ("console-session-lifetime", po::value<std::string>()->value_name("SECONDS"),
+     "how long an arbiter console login lasts; 1 to 604800, default 43200 (12 hours)")
     ("ws-queue-bytes", po::value<std::string>()->value_name("N"),
      "a WebSocket client with more than N bytes waiting is disconnected; 4096 to "
      "1073741824, default 1048576")
@@ -119,6 +153,7 @@ std::optional<std::string> fill_sink_options(const po::variables_map& vm, SinkCo
     if (auto error = parse_host_port(text("http"), "--http", h.host, h.port)) return error;
     sinks.http = h;
   }
+  if (auto error = fill_tls_options(vm, sinks)) return error;
   if (vm.count("ws-queue-bytes")) {
     auto bytes = parse_bounded("--ws-queue-bytes", text("ws-queue-bytes"), 4096, 1u << 30);
     if (!bytes) return bytes.error();

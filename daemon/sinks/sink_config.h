@@ -33,9 +33,19 @@ struct HttpOptions {
   std::uint16_t port = 0;
 };
 
+// The daemon's certificate for --https and --listen tls: (tls_context.h).
+struct TlsFiles {
+  std::string cert_file;  // --tls-cert
+  std::string key_file;   // --tls-key
+  bool configured() const { return !cert_file.empty(); }
+};
+
 struct SinkConfig {
   std::optional<MqttOptions> mqtt;
   std::optional<HttpOptions> http;
+  std::optional<HttpOptions> https;  // the same pages over TLS, with console control
+  TlsFiles tls;
+  std::chrono::seconds console_session{12 * 3600};  // a console login's lifetime
   std::size_t ws_queue_bytes = std::size_t{1} << 20;
   std::vector<std::string> clock_display;  // boards whose DGT 3000 shows messages; "all"
 };

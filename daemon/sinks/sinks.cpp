@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "daemon/core/tls_context.h"
 #include "daemon/sinks/broadcast_boards.h"
 #include "daemon/sinks/clock_display.h"
 #include "daemon/sinks/http_server.h"
@@ -20,7 +21,7 @@ std::vector<std::string> board_ids(const EventHub& hub) {
 }  // namespace
 
 Sinks::Sinks(boost::asio::io_context& io, EventHub& hub, const SinkConfig& config,
-             const std::string& journal_dir, ClockSender clock, Log log)
+             const std::string& journal_dir, ClockSender clock, ConsoleControl control, Log log)
     : hub_(hub),
       config_(config),
       log_(std::move(log)),
@@ -35,8 +36,12 @@ Sinks::Sinks(boost::asio::io_context& io, EventHub& hub, const SinkConfig& confi
         [this](std::size_t b) { return std::make_pair(boards_->version(b), &boards_->pgn(b)); },
         log_);
   }
-  if (config_.http) {
-    http_ = std::make_unique<HttpServer>(io, hub, *boards_, config_.ws_queue_bytes, log_);
+  if (config_.http || config_.https) {
+    console_ = std::make_unique<ConsoleHttp>(
+        io.get_executor(), hub, std::move(control.token), config_.console_session,
+        std::move(control.commands), [] { return std::chrono::steady_clock::now(); }, log_);
+    http_ = std::make_unique<HttpServer>(io, hub, *boards_, config_.ws_queue_bytes, console_.get(),
+                                         log_);
   }
   if (!config_.clock_display.empty() && clock) {
     std::vector<bool> enabled(hub.board_count());
@@ -60,9 +65,18 @@ std::optional<Error> Sinks::start() {
       if (event.ParseFromString(bytes)) boards_->apply(b, event);
     }
   }
-  if (http_) {
+  std::size_t listener = 0;
+  if (config_.http) {
     if (auto error = http_->listen(config_.http->host, config_.http->port)) return error;
-    log_("http: serving on " + config_.http->host + ":" + std::to_string(http_->port()));
+    log_("http: serving on " + config_.http->host + ":" + std::to_string(http_->port(listener++)));
+  }
+  if (config_.https) {
+    auto tls = make_server_tls(config_.tls);
+    if (!tls) return Error{tls.error()};
+    if (auto error = http_->listen(config_.https->host, config_.https->port, tls.value())) {
+      return error;
+    }
+    log_("https: serving on " + config_.https->host + ":" + std::to_string(http_->port(listener)));
   }
   if (mqtt_) mqtt_->start();
   return std::nullopt;
@@ -83,8 +97,8 @@ void Sinks::shutdown() {
 Result<std::unique_ptr<Sinks>> install_sinks(boost::asio::io_context& io, EventHub& hub,
                                              const SinkConfig& config,
                                              const std::string& journal_dir, ClockSender clock,
-                                             Sinks::Log log) {
-  if (!config.mqtt && !config.http && config.clock_display.empty()) {
+                                             ConsoleControl control, Sinks::Log log) {
+  if (!config.mqtt && !config.http && !config.https && config.clock_display.empty()) {
     return std::unique_ptr<Sinks>();
   }
   for (const auto& name : config.clock_display) {
@@ -92,8 +106,8 @@ Result<std::unique_ptr<Sinks>> install_sinks(boost::asio::io_context& io, EventH
       return Error{"--clock-display: no board '" + name + "'"};
     }
   }
-  auto sinks =
-      std::make_unique<Sinks>(io, hub, config, journal_dir, std::move(clock), std::move(log));
+  auto sinks = std::make_unique<Sinks>(io, hub, config, journal_dir, std::move(clock),
+                                       std::move(control), std::move(log));
   if (auto error = sinks->start()) return *error;
   hub.add_listener(sinks.get());
   return sinks;

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "daemon/core/event_hub.h"
+#include "daemon/sinks/console_http.h"
 #include "daemon/sinks/sink_config.h"
 #include "drivers/sensor_event.h"
 #include "engine/util/result.h"
@@ -18,8 +19,16 @@ namespace eboard::daemon {
 
 class BroadcastBoards;
 class ClockDisplay;
+class ConsoleHttp;
 class HttpServer;
 class MqttPublisher;
+
+// What the arbiter console may do (console_http.h): the control token ("" = read-only)
+// and the command path of the stream sockets.
+struct ConsoleControl {
+  std::string token;
+  ConsoleCommands commands;
+};
 
 // Sends a clock command to a board's clock (its driver's command queue); false when the
 // board has no clock right now.
@@ -30,7 +39,7 @@ class Sinks final : public EventListener {
   using Log = std::function<void(const std::string&)>;
 
   Sinks(boost::asio::io_context& io, EventHub& hub, const SinkConfig& config,
-        const std::string& journal_dir, ClockSender clock, Log log);
+        const std::string& journal_dir, ClockSender clock, ConsoleControl control, Log log);
   ~Sinks() override;
 
   std::optional<Error> start();
@@ -49,6 +58,7 @@ class Sinks final : public EventListener {
   Log log_;
   std::unique_ptr<BroadcastBoards> boards_;
   std::unique_ptr<MqttPublisher> mqtt_;
+  std::unique_ptr<ConsoleHttp> console_;
   std::unique_ptr<HttpServer> http_;
   std::unique_ptr<ClockDisplay> display_;
 };
@@ -58,6 +68,6 @@ class Sinks final : public EventListener {
 Result<std::unique_ptr<Sinks>> install_sinks(boost::asio::io_context& io, EventHub& hub,
                                              const SinkConfig& config,
                                              const std::string& journal_dir, ClockSender clock,
-                                             Sinks::Log log);
+                                             ConsoleControl control, Sinks::Log log);
 
 }  // namespace eboard::daemon
