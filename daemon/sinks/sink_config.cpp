@@ -35,8 +35,11 @@ std::optional<std::string> fill_tls_options(const po::variables_map& vm, SinkCon
   if (sinks.tls.cert_file.empty() != sinks.tls.key_file.empty()) {
     return std::string("--tls-cert and --tls-key go together");
   }
-  for (const std::string& file : {sinks.tls.cert_file, sinks.tls.key_file}) {
-    if (!file.empty() && !std::ifstream(file)) return "cannot read '" + file + "'";
+  if (sinks.tls.configured() && !std::ifstream(sinks.tls.cert_file)) {
+    return "--tls-cert: cannot read '" + sinks.tls.cert_file + "'";
+  }
+  if (sinks.tls.configured() && !std::ifstream(sinks.tls.key_file)) {
+    return "--tls-key: cannot read '" + sinks.tls.key_file + "'";
   }
   if (vm.count("https")) {
     HttpOptions h;
@@ -74,8 +77,9 @@ void add_sink_options(po::options_description& d) {
      "MQTT keep-alive; the broker sends the 'offline' Last-Will 1.5 times this after the "
      "daemon vanishes without closing its connection; 5 to 3600, default 10")
     ("http", po::value<std::string>()->value_name("HOST:PORT"),
-     "serve /live.pgn, /boards/ID.pgn, /overlay?board=ID and the WebSocket /ws?board=ID "
-     "(read-only); a bare PORT binds 127.0.0.1")
+     "serve /live.pgn, /boards/ID.pgn, /overlay?board=ID, the WebSocket /ws?board=ID and "
+     "the arbiter console /arbiter (which gives control only on a loopback address); a "
+     "bare PORT binds 127.0.0.1")
     ("https", po::value<std::string>()->value_name("HOST:PORT"),
      "serve the same pages and WebSockets over TLS (needs --tls-cert, --tls-key); the "
      "arbiter console /arbiter takes control there after a login with the control token")
