@@ -40,6 +40,8 @@ v1::Completion completion_of(engine::CompletionKind c) {
     case engine::CompletionKind::kGameEnd: return v1::COMPLETION_GAME_END;
     case engine::CompletionKind::kNextMove: return v1::COMPLETION_NEXT_MOVE;
     case engine::CompletionKind::kArbiter: return v1::COMPLETION_ARBITER;
+    case engine::CompletionKind::kOpponentBegan: return v1::COMPLETION_OPPONENT_BEGAN;
+    case engine::CompletionKind::kSettled: return v1::COMPLETION_SETTLED;
   }
   return v1::COMPLETION_UNSPECIFIED;
 }

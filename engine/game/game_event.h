@@ -58,7 +58,14 @@ enum class GameEventKind : std::uint8_t {
 
 enum class EventVisibility : std::uint8_t { kPublic, kArbiter };  // rules.md D14
 
-enum class CompletionKind : std::uint8_t { kClockPress, kGameEnd, kNextMove, kArbiter };
+enum class CompletionKind : std::uint8_t {
+  kClockPress,
+  kGameEnd,
+  kNextMove,
+  kArbiter,
+  kOpponentBegan,  // board without a clock: it stood, and the opponent began their move
+  kSettled,        // board without a clock: it stood unchanged for the settle time
+};
 
 enum class PressClass : std::uint8_t { kIllegal, kRestartAllowed, kNeedsRuling };  // D6
 

@@ -7,8 +7,11 @@ namespace eboard::engine {
 namespace {
 
 RecognizerTiming timing_of(const RuleSet& rules) {
-  return {rules.debounce, rules.unexplained_timeout, rules.game_end_stable,
-          rules.disarranged_after};
+  return {rules.debounce,
+          rules.unexplained_timeout,
+          rules.game_end_stable,
+          rules.disarranged_after,
+          {rules.clockless_stable, rules.clockless_settle, rules.clockless_lift_hold}};
 }
 
 std::int64_t ms(Millis t) { return t.count(); }
@@ -20,8 +23,10 @@ GameTracker::GameTracker(TrackerConfig config, Arbiter* arbiter)
     : config_(std::move(config)),
       arbiter_(arbiter ? arbiter : &default_arbiter_),
       recognizer_(config_.start, timing_of(config_.rules), config_.sensing),
-      clock_(config_.time_control, clock_options(config_.rules)) {
+      clock_(config_.time_control, clock_options(config_.rules)),
+      presence_(config_.clock) {
   for (int s = 0; s < kSquareCount; ++s) raw_[s] = config_.start.piece_on(Square(s));
+  if (presence_ == ClockPresence::kNone) recognizer_.set_clockless(true, Millis{0}, scratch_);
 }
 
 EventVisibility GameTracker::irregularity_visibility() const {
@@ -56,6 +61,26 @@ void GameTracker::ensure_started(Millis now, GameEvents& out) {
   e.black_ms = ms(clock_.remaining(kBlack, now));
   out.push_back(std::move(e));
   clock_events(ce, out);
+  if (presence_ == ClockPresence::kNone) clock_events(clock_.pause(now), out);
+}
+
+void GameTracker::set_clock_presence(Millis now, ClockPresence presence, GameEvents& out) {
+  if (presence == presence_) return;
+  presence_ = presence;
+  const bool none = presence == ClockPresence::kNone;
+  scratch_.clear();
+  recognizer_.set_clockless(none, now, scratch_);
+  if (started_ && !ended_ && !arbiter_paused_) {
+    clock_events(none ? clock_.pause(now) : clock_.resume(now), out);
+    // The model ran for nobody while paused: the side to move is the one the clock runs
+    // for (its first reading sets the times; the switch itself is bookkeeping).
+    const std::optional<Color> running = clock_.running();
+    const Color to_move = committed().side_to_move();
+    if (!none && running && *running != to_move)
+      (void)clock_.press(*running, now, moves_completed_[*running]);
+    clock_update(now, out);
+  }
+  translate(out);
 }
 
 void GameTracker::placement(Millis now, const std::array<SquareCode, kSquareCount>& codes,
@@ -138,9 +163,11 @@ void GameTracker::complete_move(Millis now, const PressVerdict& verdict, Complet
   e.slid_through = verdict.provenance.slid_through;
   e.taken_back = verdict.provenance.taken_back;
   e.piece_missing = verdict.provenance.piece_missing;
-  e.articles = {how == CompletionKind::kGameEnd    ? "6.2.1.1"
-                : how == CompletionKind::kNextMove ? "6.2.1.2"
-                                                   : "6.2.1"};
+  // Completed on a board without a clock: no article of the Laws says when (docs/clockless.md).
+  if (how != CompletionKind::kOpponentBegan && how != CompletionKind::kSettled)
+    e.articles = {how == CompletionKind::kGameEnd    ? "6.2.1.1"
+                  : how == CompletionKind::kNextMove ? "6.2.1.2"
+                                                     : "6.2.1"};
   GameEvents touch;
   const Square rook_square = make_square(file_of(m.to()) == 6 ? 7 : 0, rank_of(m.from()));
   if (verdict.provenance.rook_first || verdict.provenance.released_other) {
@@ -366,7 +393,10 @@ void GameTracker::begin_new_game() {
   config_.start = *next_start_;
   next_start_.reset();
   recognizer_ = MoveRecognizer(config_.start, timing_of(config_.rules), config_.sensing);
+  if (presence_ == ClockPresence::kNone) recognizer_.set_clockless(true, Millis{0}, scratch_);
+  scratch_.clear();
   clock_ = ClockModel(config_.time_control, clock_options(config_.rules));
+  arbiter_paused_ = false;
   moves_.clear();
   illegal_counts_ = {};
   moves_completed_ = {};
@@ -402,6 +432,9 @@ void GameTracker::adjust_clock(Millis now, Color side, Millis delta, GameEvents&
 }
 
 void GameTracker::pause_clock(Millis now, bool pause, GameEvents& out) {
+  arbiter_paused_ = pause;
+  // Without a clock the model stays paused: nobody presses it.
+  if (!pause && presence_ == ClockPresence::kNone) return clock_update(now, out);
   clock_events(pause ? clock_.pause(now) : clock_.resume(now), out);
   clock_update(now, out);
 }
@@ -410,7 +443,7 @@ void GameTracker::clock_update(Millis now, GameEvents& out) {
   GameEvent e = event(GameEventKind::kClock, now);
   e.white_ms = ms(clock_.remaining(kWhite, now));
   e.black_ms = ms(clock_.remaining(kBlack, now));
-  e.running = clock_.running();
+  e.running = presence_ == ClockPresence::kNone ? std::nullopt : clock_.running();
   e.paused = clock_.paused();
   e.white_period = clock_.period(kWhite);
   e.black_period = clock_.period(kBlack);

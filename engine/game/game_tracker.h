@@ -35,6 +35,10 @@
 
 namespace eboard::engine {
 
+// Whether a clock reaches the tracker (docs/clockless.md). Without one no press comes:
+// the board completes moves (ClocklessCompletion), and the clock model keeps no time.
+enum class ClockPresence : std::uint8_t { kConnected, kNone };
+
 struct TrackerConfig {
   RuleSet rules;  // with any `param` overrides already applied
   TimeControl time_control;
@@ -43,6 +47,7 @@ struct TrackerConfig {
   std::vector<std::pair<std::string, std::string>> params;  // reported in gameStarted
   SensingMode sensing = SensingMode::kAuto;
   bool report_square_changes = false;  // emit squareChanged per sensor change (--raw)
+  ClockPresence clock = ClockPresence::kConnected;
 };
 
 // One completed move of the game, for the move list and PGN (interfaces.md §5).
@@ -77,6 +82,11 @@ class GameTracker {
   // queen after a promotion completes (MoveRecognizer::set_promotion_choice). Board
   // input, not an arbiter matter: it does not go through the Arbiter's on_operator.
   void promotion_choice(Millis now, PieceType piece, GameEvents& out);
+  // The board's clock went away or came (a device report, board_session.h). Without a
+  // clock the clock model is paused; when one comes its running side is the side to move
+  // and its first reading sets the times.
+  void set_clock_presence(Millis now, ClockPresence presence, GameEvents& out);
+  ClockPresence clock_presence() const { return presence_; }
   // Catch up with time: call at next_deadline().
   void advance(Millis now, GameEvents& out);
   std::optional<Millis> next_deadline() const;
@@ -151,6 +161,8 @@ class GameTracker {
   bool ended_ = false;
   std::string result_ = "*";
   std::optional<Position> next_start_;  // set by annul(): a new game follows
+  ClockPresence presence_ = ClockPresence::kConnected;
+  bool arbiter_paused_ = false;  // 6.11 pause_clock, kept apart from a missing clock
 };
 
 }  // namespace eboard::engine

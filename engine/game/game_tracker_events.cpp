@@ -17,6 +17,17 @@ const char* clock_field_name(ClockField f) {
   return "";
 }
 
+CompletionKind completion_kind(UnpressedCompletion why) {
+  switch (why) {
+    case UnpressedCompletion::kNextMove: return CompletionKind::kNextMove;
+    case UnpressedCompletion::kGameEnd: return CompletionKind::kGameEnd;
+    case UnpressedCompletion::kEarlierPress: return CompletionKind::kClockPress;
+    case UnpressedCompletion::kOpponentBegan: return CompletionKind::kOpponentBegan;
+    case UnpressedCompletion::kSettled: return CompletionKind::kSettled;
+  }
+  return CompletionKind::kClockPress;
+}
+
 std::vector<std::string> square_names(Bitboard b) {
   std::vector<std::string> names;
   while (b) names.push_back(square_name(pop_lsb(b)));
@@ -110,13 +121,12 @@ void GameTracker::translate(GameEvents& out) {
         v.move = r.move;
         v.provenance = r.provenance;
         v.pressed_earlier = r.completion == UnpressedCompletion::kEarlierPress;
-        const CompletionKind how =
-            r.completion == UnpressedCompletion::kNextMove  ? CompletionKind::kNextMove
-            : r.completion == UnpressedCompletion::kGameEnd ? CompletionKind::kGameEnd
-                                                            : CompletionKind::kClockPress;
-        complete_move(r.at, v, how, out);
+        complete_move(r.at, v, completion_kind(r.completion), out);
         break;
       }
+      case RecognizerEvent::Kind::kIllegalCompleted:
+        complete_illegal(r.at, r.side, r.illegal, out);
+        break;
       case RecognizerEvent::Kind::kOrientation: {
         GameEvent e = event(GameEventKind::kSetupIrregular, r.at);
         e.visibility = EventVisibility::kArbiter;

@@ -35,7 +35,7 @@
 namespace eboard::engine {
 
 struct ClocklessTiming {
-  std::chrono::milliseconds stable{750};     // rules.md D2 clockless_stable_ms
+  std::chrono::milliseconds stable{750};     // rule-set parameters clockless_stable_ms,
   std::chrono::milliseconds settle{3000};    // clockless_settle_ms
   std::chrono::milliseconds lift_hold{150};  // clockless_lift_hold_ms
 };

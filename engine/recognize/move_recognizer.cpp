@@ -105,6 +105,7 @@ void MoveRecognizer::sense_square(Square board_square, SquareCode code, Millis n
   if (!sensed_.set(s, code)) return;
   on_change(s, old_code, code, now);
   evaluate(now, out);
+  if (clockless_on_) clockless_.sensed(now, sensed_);
 }
 
 void MoveRecognizer::sense_placement(const std::array<SquareCode, kSquareCount>& board_codes,
@@ -117,7 +118,9 @@ void MoveRecognizer::sense_placement(const std::array<SquareCode, kSquareCount>&
     on_change(s, old_code, board_codes[b], now);
     changed = true;
   }
-  if (changed) evaluate(now, out);
+  if (!changed) return;
+  evaluate(now, out);
+  if (clockless_on_) clockless_.sensed(now, sensed_);
 }
 
 // A board set up turned round shows the committed position read backwards; before the
@@ -246,6 +249,8 @@ void MoveRecognizer::to_committed(Millis now, RecognizerEvents& out) {
   match_ = Match::kCommitted;
   chain_len_ = 0;
   analysed_ = true;
+  clockless_.clear();
+  illegal_completed_ = false;
 }
 
 // Provenance bookkeeping for a first ply coming to stand on the board.
@@ -270,6 +275,7 @@ void MoveRecognizer::to_chain(int depth, Move m, Millis now, RecognizerEvents& o
   chain_len_ = depth;
   top_since_ = now;
   analysed_ = true;
+  illegal_completed_ = false;
   if (top_end_for_ != m || top_end_depth_ != depth) {
     top_end_ = game_end_after(depth - 1, m);
     top_end_for_ = m;
@@ -294,6 +300,10 @@ void MoveRecognizer::to_chain(int depth, Move m, Millis now, RecognizerEvents& o
     out.push_back(e);
     reported_ = m;
     reported_ply_ = depth - 1;
+  }
+  if (clockless_on_) {
+    if (depth == 1) return clockless_stand_top(now);
+    return clockless_opponent_moved(now, out);  // the caller commits the first ply
   }
   // 6.2.1.2: the first player made the next move; the first ply is completed. The caller
   // commits it, which leaves a chain of two.

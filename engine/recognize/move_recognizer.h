@@ -28,6 +28,12 @@
 // completes after `game_end_stable` (6.2.1.1) so that a piece sliding over a mating
 // square ends nothing; the pending plies under it complete with it.
 //
+// On a board without a clock (set_clockless) there is no press: ClocklessCompletion
+// completes the standing move once it has stood for a while and the opponent begins their
+// next move (a lift, or their move put down on it), or once it has settled; an illegal
+// placement one move explains is completed the same way and reported as kIllegalCompleted
+// (docs/clockless.md). A disarranged board is never completed by time.
+//
 // Also here: the board's orientation (a start set-up read turned round is mapped before
 // the first move, protocols.md §1.6), occupancy-only boards (protocols.md §10: the same
 // matching with occupancy keys; captures by one piece onto different squares are told
@@ -53,6 +59,7 @@
 #include <vector>
 
 #include "engine/board/position.h"
+#include "engine/recognize/clockless_completion.h"
 #include "engine/recognize/illegal_analysis.h"
 #include "engine/recognize/result_gesture.h"
 #include "engine/recognize/sensed_board.h"
@@ -69,6 +76,7 @@ struct RecognizerTiming {
   // Pieces missing (nothing else changed) for this long are no longer a piece in a hand:
   // the board is disarranged (knocked off, taken away). Longer than a player holds a piece.
   Millis disarranged_after{10000};  // disarranged_after_ms
+  ClocklessTiming clockless;        // used only on a board without a clock
 };
 
 enum class SensingMode : std::uint8_t { kAuto, kPieces, kOccupancy };
@@ -96,6 +104,9 @@ enum class UnpressedCompletion : std::uint8_t {
   kNextMove,      // its player made the next move on the board (6.2.1.2)
   kGameEnd,       // a move on top of it ended the game (6.2.1.1): everything on the board counts
   kEarlierPress,  // its player pressed while the opponent's move under it was pending (6.2.2)
+  // A board without a clock (ClocklessCompletion):
+  kOpponentBegan,  // it stood, then the opponent lifted a piece or moved on top of it
+  kSettled,        // it stood unchanged for the settle time
 };
 
 struct RecognizerEvent {
@@ -111,6 +122,8 @@ struct RecognizerEvent {
                         // and has stood for game_end_stable
     kOrientation,       // the board was found turned round (`rotated`)
     kCompleted,         // `move` (ply 0) is completed without a press now (`completion`)
+    kIllegalCompleted,  // board without a clock: the pending `illegal` placement is
+                        // completed now (`completion`: kOpponentBegan or kSettled)
   };
   Kind kind = Kind::kTentative;
   Millis at{0};
@@ -161,6 +174,11 @@ class MoveRecognizer {
   bool press_over_pending(Color side);
   // The move is completed (by a press or the game end): the committed position advances.
   void commit(Move m, Millis now, RecognizerEvents& out);
+  // A board without a clock (on) or with one (off): see the header comment. Switching on
+  // with a move standing counts its times from when it came to stand; a move and the
+  // opponent's on top of it complete the first at once.
+  void set_clockless(bool on, Millis now, RecognizerEvents& out);
+  bool clockless() const { return clockless_on_; }
   // The committed position is replaced (arbiter reinstatement, an illegal move that
   // stood, a restart); the sensed board is judged against it afresh.
   void replace_committed(const Position& pos, Millis now, RecognizerEvents& out);
@@ -234,6 +252,12 @@ class MoveRecognizer {
   Bitboard vacated_by(Move m) const;
   Square lifted_victim() const;
   RecognizerEvent completion_event(UnpressedCompletion why, Millis at) const;
+  // Board without a clock (move_recognizer_clockless.cpp).
+  void clockless_stand_top(Millis since);
+  void clockless_stand_illegal();
+  void clockless_after_commit(Millis now, RecognizerEvents& out);
+  void clockless_opponent_moved(Millis now, RecognizerEvents& out);
+  void clockless_advance(Millis now, RecognizerEvents& out);
 
   // Mutable for look-ahead in const queries: make/unmake of one move leaves it as it was.
   mutable Position committed_;
@@ -286,6 +310,13 @@ class MoveRecognizer {
   Square first_own_ = kNoSquare;
   Square first_opp_ = kNoSquare;
   Move released_ = Move::none();
+
+  // Board without a clock.
+  ClocklessCompletion clockless_;
+  bool clockless_on_ = false;
+  IllegalAnalysis last_illegal_;         // the outstanding illegal placement's analysis
+  bool illegal_completed_ = false;       // ... completed: not again until the board is legal
+  bool opponent_move_reported_ = false;  // the completion of chain_[0] under it is out
 };
 
 }  // namespace eboard::engine

@@ -20,6 +20,8 @@ std::optional<Millis> MoveRecognizer::next_deadline() const {
   if (match_ == Match::kChain && top_end_ != GameEndKind::kNone && !end_reported_)
     consider(top_since_ + timing_.game_end_stable);
   if (earlier_press_due_) consider(*earlier_press_due_);
+  if (clockless_on_)
+    if (const auto t = clockless_.next_deadline()) consider(*t);
   return next;
 }
 
@@ -83,6 +85,7 @@ void MoveRecognizer::advance(Millis now, RecognizerEvents& out) {
     earlier_press_due_.reset();
     if (chain_len_ >= 1) out.push_back(completion_event(UnpressedCompletion::kEarlierPress, at));
   }
+  if (clockless_on_) clockless_advance(now, out);
 }
 
 void MoveRecognizer::report_illegal(Millis at, RecognizerEvents& out) {
@@ -96,7 +99,9 @@ void MoveRecognizer::report_illegal(Millis at, RecognizerEvents& out) {
     e.illegal.description = "board turned round: the position stands mirrored, turn the board back";
   illegal_outstanding_ = true;
   illegal_at_ = at;
+  last_illegal_ = e.illegal;
   out.push_back(std::move(e));
+  if (clockless_on_) clockless_stand_illegal();
 }
 
 // The committed position read turned round (after the first move, never re-mapped).
@@ -172,6 +177,8 @@ bool MoveRecognizer::press_over_pending(Color side) {
 
 void MoveRecognizer::commit(Move m, Millis now, RecognizerEvents& out) {
   const bool in_chain = chain_len_ >= 1 && chain_[0] == m;
+  clockless_.clear();
+  opponent_move_reported_ = false;
   committed_.make(m);
   if (m.is_promotion()) promotion_choice_ = kQueen;  // the operator's choice was for this one
   orientation_fixed_ = true;
@@ -201,6 +208,7 @@ void MoveRecognizer::commit(Move m, Millis now, RecognizerEvents& out) {
   second_pressed_ = false;
   if (chain_len_ >= 1) record_seen(chain_[0], now);
   evaluate(now, out);
+  if (clockless_on_) clockless_after_commit(now, out);
 }
 
 void MoveRecognizer::replace_committed(const Position& pos, Millis now, RecognizerEvents& out) {
@@ -212,6 +220,8 @@ void MoveRecognizer::replace_committed(const Position& pos, Millis now, Recogniz
   second_pressed_ = false;
   earlier_press_due_.reset();
   next_move_reported_ = false;
+  clockless_.clear();
+  opponent_move_reported_ = false;
   illegal_outstanding_ = false;
   last_change_ = now;
   analysed_ = false;

@@ -60,6 +60,12 @@ struct RuleSet {
   std::chrono::milliseconds game_end_stable{1000};
   std::chrono::milliseconds disarranged_after{10000};  // pieces missing this long: disarranged
   bool infer_touch_from_lifts = true;
+  // A board without a clock (docs/clockless.md): a move stands after `clockless_stable`
+  // and is completed by the opponent's lift held `clockless_lift_hold`, or after
+  // `clockless_settle`.
+  std::chrono::milliseconds clockless_stable{750};
+  std::chrono::milliseconds clockless_settle{3000};
+  std::chrono::milliseconds clockless_lift_hold{150};
 
   // D5, D6 illegal moves.
   IllegalMoveDetection illegal_move_detection = IllegalMoveDetection::kArbiterAnytime;

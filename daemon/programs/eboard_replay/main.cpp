@@ -1,4 +1,4 @@
-// eboard-replay [--rules NAME] [--clock TC] [--pgn-out FILE] [--raw] SCRIPT
+// eboard-replay [--rules NAME] [--clock TC] [--no-clock] [--pgn-out FILE] [--raw] SCRIPT
 // (interfaces.md §2): a sensor script through the engine offline, one JSON event a line.
 #include <filesystem>
 #include <fstream>
@@ -18,10 +18,13 @@ using eboard::daemon::ReplayOptions;
 using eboard::daemon::ReplaySession;
 
 constexpr const char* kUsage =
-    "usage: eboard-replay [--rules NAME] [--clock TC] [--pgn-out FILE] [--raw] SCRIPT\n"
+    "usage: eboard-replay [--rules NAME] [--clock TC] [--no-clock] [--pgn-out FILE] [--raw]\n"
+    "                     SCRIPT\n"
     "Runs a sensor script ('-' for standard input) through the engine and prints one JSON\n"
-    "event a line. --rules/--clock override the script's header; --pgn-out writes the game\n"
-    "as PGN with clock comments; --raw also prints each sensor change (squareChanged).\n"
+    "event a line. --rules/--clock override the script's header; --no-clock plays it as a\n"
+    "board without a clock (moves complete when the opponent begins or after a settle time;\n"
+    "its lever, clocktime and flag lines are ignored); --pgn-out writes the game as PGN with\n"
+    "clock comments; --raw also prints each sensor change (squareChanged).\n"
     "--version prints the version.\n";
 
 int usage_error(const std::string& message) {
@@ -68,6 +71,8 @@ int main(int argc, char** argv) {
       pgn_out = argv[++i];
     else if (arg == "--raw")
       options.raw = true;
+    else if (arg == "--no-clock")
+      options.clock_presence = eboard::engine::ClockPresence::kNone;
     else if (arg.size() > 1 && arg[0] == '-')
       return usage_error("unknown option '" + arg + "' (see --help)");
     else if (!script_path.empty())

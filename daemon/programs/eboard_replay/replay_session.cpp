@@ -95,6 +95,7 @@ std::optional<std::string> ReplaySession::build() {
   config.tags = tags_;
   config.params = params_;
   config.report_square_changes = options_.raw;
+  config.clock = options_.clock_presence;
   tracker_.emplace(std::move(config), &arbiter_);
   return std::nullopt;
 }
@@ -120,6 +121,11 @@ void ReplaySession::number(const engine::GameEvents& out, std::size_t first) {
 
 void ReplaySession::timed(const script::Body& body, engine::Millis at, engine::GameEvents& out) {
   engine::GameTracker& t = *tracker_;
+  // No clock reaches a board without one, as the daemon drops a clock=none board's.
+  const bool clock_line = std::holds_alternative<script::Lever>(body) ||
+                          std::holds_alternative<script::ClockTime>(body) ||
+                          std::holds_alternative<script::Flag>(body);
+  if (clock_line && options_.clock_presence == engine::ClockPresence::kNone) return;
   if (const auto* p = std::get_if<script::Placement>(&body)) {
     std::array<engine::SquareCode, engine::kSquareCount> codes{};
     for (int s = 0; s < engine::kSquareCount; ++s) {

@@ -33,6 +33,8 @@ struct ReplayOptions {
   std::optional<std::string> rules;  // --rules, overrides the script's header
   std::optional<std::string> clock;  // --clock
   bool raw = false;                  // --raw: squareChanged events too
+  // --no-clock: the board has no clock; moves complete without presses (docs/clockless.md).
+  engine::ClockPresence clock_presence = engine::ClockPresence::kConnected;
 };
 
 class ReplaySession {
