@@ -72,8 +72,16 @@ void MoveRecognizer::reset_since_commit() {
   released_ = Move::none();
 }
 
+// The emptyings after `count` still count as since the last completion.
+void MoveRecognizer::keep_emptied_since(std::uint32_t count) {
+  emptied_base_ = count;
+  for (int s = 0; s < kSquareCount; ++s)
+    if (emptied_when_[s] > count) emptied_ |= square_bb(Square(s));
+}
+
 void MoveRecognizer::on_change(Square s, SquareCode old_code, SquareCode code, Millis now) {
   last_change_ = now;
+  last_change_lift_ = code == kEmptyCode && occupies(old_code);
   analysed_ = false;
   restore_due_ = false;
   held_due_ = false;
@@ -149,25 +157,36 @@ void MoveRecognizer::evaluate(Millis now, RecognizerEvents& out) {
   const Key k = sensed_key();
   const SuccessorTable& base = level(0);
   if (k == base.base_key()) return to_committed(now, out);
+  // Without a clock nothing but the board completes a move: a capturing piece still in
+  // the hand (occupancy_phantom) is not taken for its capture there.
+  const auto made = [&](int depth, Move m) {
+    return !clockless_on_ || !occupancy_phantom(depth, m);
+  };
   if (const int i = base.find(k); i != SuccessorTable::kNone)
-    return to_chain(1, pick(base, i), now, out);
+    if (const Move m = pick(base, i, 1); made(1, m)) return to_chain(1, m, now, out);
   // Off the clean path: the opponent's reply on a pending move, and so on (6.2.1.2, 6.2.2).
   for (int d = 1; d <= chain_len_ && d < kMaxPendingPlies; ++d) {
     const SuccessorTable& t = level(d);
     if (const int j = t.find(k); j != SuccessorTable::kNone)
-      return to_chain(d + 1, pick(t, j), now, out);
+      if (const Move m = pick(t, j, d + 1); made(d + 1, m)) return to_chain(d + 1, m, now, out);
   }
   if (try_orientation(now, out)) return evaluate(now, out);
   to_none(now, out);
 }
 
-// Among moves showing the same board (occupancy keys only), the one whose arrival square
-// was lifted last (a capture: the victim taken off, before or after the capturing piece
-// was lifted; an earlier flicker or knocked piece on another victim's square counts
-// less), else the chosen promotion piece, else the first.
-Move MoveRecognizer::pick(const SuccessorTable& table, int first) const {
+// Among moves showing the same board (occupancy keys only), on a board without a clock the
+// move already standing at that ply (no press will judge it: a flicker on another victim's
+// square later does not make it another), else the one whose arrival square was lifted last (a
+// capture: the victim taken off, before or after the capturing piece was lifted; an earlier flicker
+// or knocked piece on another victim's square counts less), else the chosen promotion piece, else
+// the first.
+Move MoveRecognizer::pick(const SuccessorTable& table, int first, int depth) const {
   Move best = table.move(first);
   if (table.next_same(first) == SuccessorTable::kNone) return best;
+  if (clockless_on_ && chain_len_ >= depth) {
+    for (int i = first; i != SuccessorTable::kNone; i = table.next_same(i))
+      if (table.move(i) == chain_[depth - 1]) return chain_[depth - 1];
+  }
   std::int64_t best_score = -1;
   for (int i = first; i != SuccessorTable::kNone; i = table.next_same(i)) {
     const Move m = table.move(i);
@@ -194,6 +213,7 @@ void MoveRecognizer::set_promotion_choice(PieceType type, Millis now, Recognizer
   if (!old.is_promotion() || old.promotion() == type) return;
   const Move chosen(old.from(), old.to(), MoveKind::kPromotion, type);
   chain_[top] = chosen;
+  if (clockless_move_ == old) clockless_move_ = chosen;
   for (int i = 0; i < seen_count_; ++i)
     if (seen_[i].move == old) seen_[i].move = chosen;
   // An under-promotion can mate or stalemate where the queen did not (and the reverse):
@@ -266,10 +286,12 @@ void MoveRecognizer::note_first_ply(Move m, Millis now) {
 void MoveRecognizer::to_chain(int depth, Move m, Millis now, RecognizerEvents& out) {
   correct_illegal(now, out);
   if (match_ == Match::kChain && chain_len_ == depth && chain_[depth - 1] == m) return;
-  if (depth == 1)
+  if (depth == 1) {
     note_first_ply(m, now);
-  else
+    first_ply_stood_at_ = emptied_count_;
+  } else {
     leave_top(now);
+  }
   match_ = Match::kChain;
   chain_[depth - 1] = m;
   chain_len_ = depth;

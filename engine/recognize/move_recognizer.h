@@ -241,7 +241,8 @@ class MoveRecognizer {
   void shift_levels(Move completed);
   void invalidate_levels();
   void reset_since_commit();
-  Move pick(const SuccessorTable& table, int first) const;
+  void keep_emptied_since(std::uint32_t count);
+  Move pick(const SuccessorTable& table, int first, int depth) const;
   Provenance provenance_for(Move m, Millis now) const;
   void record_seen(Move m, Millis now);
   // The position after the first `plies` pending moves (make/unmake on committed_).
@@ -254,6 +255,7 @@ class MoveRecognizer {
   RecognizerEvent completion_event(UnpressedCompletion why, Millis at) const;
   // Board without a clock (move_recognizer_clockless.cpp).
   void clockless_stand_top(Millis since);
+  bool occupancy_phantom(int depth, Move m) const;
   void clockless_stand_illegal();
   void clockless_after_commit(Millis now, RecognizerEvents& out);
   void clockless_opponent_moved(Millis now, RecognizerEvents& out);
@@ -287,6 +289,7 @@ class MoveRecognizer {
   bool second_pressed_ = false;      // press_over_pending() for chain_[1]
   std::optional<Millis> earlier_press_due_;
   Millis last_change_{0};
+  bool last_change_lift_ = false;  // the last change emptied a square
   bool analysed_ = true;
   bool illegal_outstanding_ = false;
   bool restore_due_ = false;
@@ -307,6 +310,11 @@ class MoveRecognizer {
   std::array<std::uint32_t, kSquareCount> emptied_when_{};
   std::uint32_t emptied_count_ = 0;
   std::uint32_t emptied_base_ = 0;
+  // emptied_count_ when the first pending ply last came to stand: on a board without a
+  // clock later emptyings belong to the next ply (the opponent's capture begun, victim
+  // first, before the completion) and are kept when it completes: pick() needs that
+  // victim's lift on an occupancy-only board.
+  std::uint32_t first_ply_stood_at_ = 0;
   Square first_own_ = kNoSquare;
   Square first_opp_ = kNoSquare;
   Move released_ = Move::none();
@@ -314,9 +322,11 @@ class MoveRecognizer {
   // Board without a clock.
   ClocklessCompletion clockless_;
   bool clockless_on_ = false;
-  IllegalAnalysis last_illegal_;         // the outstanding illegal placement's analysis
-  bool illegal_completed_ = false;       // ... completed: not again until the board is legal
-  bool opponent_move_reported_ = false;  // the completion of chain_[0] under it is out
+  Move clockless_move_ = Move::none();    // the legal candidate handed to clockless_
+  std::uint32_t clockless_stood_at_ = 0;  // emptied_count_ when it came to stand
+  IllegalAnalysis last_illegal_;          // the outstanding illegal placement's analysis
+  bool illegal_completed_ = false;        // ... completed: not again until the board is legal
+  bool opponent_move_reported_ = false;   // the completion of chain_[0] under it is out
 };
 
 }  // namespace eboard::engine

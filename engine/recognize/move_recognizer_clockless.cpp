@@ -15,8 +15,24 @@ void MoveRecognizer::set_clockless(bool on, Millis now, RecognizerEvents& out) {
   if (match_ == Match::kNone && illegal_outstanding_) clockless_stand_illegal();
 }
 
+// On an occupancy-only board a capturing piece lifted and still in the hand shows the
+// same occupancy as its capture of any piece it attacks (the victim's square stays
+// occupied). A capture is made by putting the capturing piece down on its victim's
+// square, so a capture matched at a lift is that piece in the hand, not a move made (en
+// passant excepted: its victim, on another square, may go last).
+bool MoveRecognizer::occupancy_phantom(int depth, Move m) const {
+  if (keys_ != MatchKeys::kOccupancy || !last_change_lift_ || m.kind() == MoveKind::kEnPassant)
+    return false;
+  make_path(depth - 1);
+  const bool capture = committed_.piece_on(m.to()) != kNoPiece;
+  unmake_path(depth - 1);
+  return capture;
+}
+
 // The move at the top of a chain of one stands since `since`.
 void MoveRecognizer::clockless_stand_top(Millis since) {
+  clockless_move_ = chain_[0];
+  clockless_stood_at_ = emptied_count_;
   make_path(1);
   const Bitboard opponent = committed_.pieces(committed_.side_to_move());
   unmake_path(1);
@@ -29,6 +45,8 @@ void MoveRecognizer::clockless_stand_top(Millis since) {
 // off the legal path (the rule set's handling may reinstate the same position).
 void MoveRecognizer::clockless_stand_illegal() {
   if (last_illegal_.reason == IllegalReason::kUnexplained || illegal_completed_) return;
+  // Whose piece a lift takes off a board off the legal path shows only where the board
+  // senses pieces; an occupancy-only board's illegal placement completes by settling.
   const Color opponent = ~last_illegal_.side;
   Bitboard pieces = 0;
   if (keys_ == MatchKeys::kPlacement) {
@@ -37,11 +55,6 @@ void MoveRecognizer::clockless_stand_illegal() {
       if (is_piece_code(sensed_.at(s)) && color_of(Piece(sensed_.at(s))) == opponent)
         pieces |= square_bb(s);
     }
-  } else {
-    // Presence only: the opponent's pieces are where the committed position has them, but
-    // for the square the illegal move went to.
-    pieces = committed_.pieces(opponent) & sensed_.occupied();
-    if (last_illegal_.to != kNoSquare) pieces &= ~square_bb(last_illegal_.to);
   }
   clockless_.stand(CandidateKind::kIllegalPlacement, last_change_, sensed_, pieces);
 }
@@ -69,7 +82,11 @@ void MoveRecognizer::clockless_advance(Millis now, RecognizerEvents& out) {
                                       ? UnpressedCompletion::kSettled
                                       : UnpressedCompletion::kOpponentBegan;
   if (d->kind == CandidateKind::kLegalMove) {
-    if (chain_len_ >= 1) out.push_back(completion_event(why, d->at));
+    // The candidate, even where a lifted capturing piece now reads as another move.
+    RecognizerEvent e = completion_event(why, d->at);
+    e.move = clockless_move_;
+    e.provenance = provenance_for(clockless_move_, d->at);
+    out.push_back(std::move(e));
     return;
   }
   illegal_completed_ = true;

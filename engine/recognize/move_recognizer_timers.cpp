@@ -194,6 +194,10 @@ void MoveRecognizer::commit(Move m, Millis now, RecognizerEvents& out) {
   }
   level(0);
   reset_since_commit();
+  if (clockless_on_ && m == clockless_move_)
+    keep_emptied_since(clockless_stood_at_);
+  else if (clockless_on_ && in_chain)
+    keep_emptied_since(first_ply_stood_at_);
   // The move stands on the board: no longer tentative, and nothing to withdraw.
   if (reported_ == m) reported_ = Move::none();
   if (chain_len_ == 0) {

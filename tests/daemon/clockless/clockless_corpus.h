@@ -49,11 +49,13 @@ inline int stride_from_environment(int default_stride) {
   return n > 0 ? n : default_stride;
 }
 
-inline std::vector<script::Statement> generated(const engine::PgnGame& game, sim::NoiseModel noise,
-                                                std::uint64_t seed) {
+inline std::vector<script::Statement> generated(
+    const engine::PgnGame& game, sim::NoiseModel noise, std::uint64_t seed,
+    sim::ScriptSensing sensing = sim::ScriptSensing::kPieces) {
   sim::ScriptGenOptions options;
   options.noise = noise;
   options.seed = seed;
+  options.sensing = sensing;
   return sim::generate_script(game, options);
 }
 

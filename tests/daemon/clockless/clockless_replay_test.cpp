@@ -47,42 +47,57 @@ void print(const char* noise, const Latency& l) {
   for (const auto& [rule, n] : l.by_rule) std::printf("  %-15s %ld moves\n", rule_name(rule), n);
 }
 
+struct Replays {
+  sim::NoiseModel noise;
+  sim::ScriptSensing sensing;
+  corpus::Totals totals;
+  Latency latency;
+};
+
+void replay_all(const std::vector<CorpusGame>& games, const std::vector<std::uint64_t>& seeds,
+                Replays& run) {
+  daemon::ReplayOptions options;
+  options.clock_presence = engine::ClockPresence::kNone;
+  for (const CorpusGame& g : games) {
+    for (const std::uint64_t seed : seeds) {
+      const auto script = generated(g.game, run.noise, seed, run.sensing);
+      const PlyTimes plies = ply_times(script);
+      ++run.totals.replays;
+      std::size_t ply = 0;
+      const std::string failure = corpus::replay_exact(
+          g.game, without_clock_lines(script), options, run.totals,
+          [&](const engine::GameEvent& e) {
+            run.latency.clockless.push_back(long(e.at_ms) - plies.made[ply]);
+            run.latency.pressed.push_back(plies.pressed[ply] - plies.made[ply]);
+            ++run.latency.by_rule[e.completion];
+            ++ply;
+          });
+      if (!failure.empty())
+        corpus::note_failure(run.totals, g.name + " --noise " + sim::noise_model_name(run.noise) +
+                                             " --seed " + std::to_string(seed) + ": " + failure);
+    }
+  }
+}
+
 TEST(ClocklessReplay, TheCorpusWithoutClockLinesReplaysMoveExact) {
   const int stride = stride_from_environment(100);
   const std::vector<std::uint64_t> seeds =
       stride == 1 ? std::vector<std::uint64_t>{1, 2} : std::vector<std::uint64_t>{1};
   const auto games = corpus_games(stride);
-  daemon::ReplayOptions options;
-  options.clock_presence = engine::ClockPresence::kNone;
-  for (const sim::NoiseModel noise : {sim::NoiseModel::kHuman, sim::NoiseModel::kRough}) {
-    corpus::Totals totals;
-    Latency latency;
-    for (const CorpusGame& g : games) {
-      for (const std::uint64_t seed : seeds) {
-        const auto script = generated(g.game, noise, seed);
-        const PlyTimes plies = ply_times(script);
-        ++totals.replays;
-        std::size_t ply = 0;
-        const std::string failure = corpus::replay_exact(
-            g.game, without_clock_lines(script), options, totals, [&](const engine::GameEvent& e) {
-              latency.clockless.push_back(long(e.at_ms) - plies.made[ply]);
-              latency.pressed.push_back(plies.pressed[ply] - plies.made[ply]);
-              ++latency.by_rule[e.completion];
-              ++ply;
-            });
-        if (!failure.empty())
-          corpus::note_failure(totals, g.name + " --noise " + sim::noise_model_name(noise) +
-                                           " --seed " + std::to_string(seed) + ": " + failure);
-      }
+  for (const sim::ScriptSensing sensing :
+       {sim::ScriptSensing::kPieces, sim::ScriptSensing::kOccupancy}) {
+    for (const sim::NoiseModel noise : {sim::NoiseModel::kHuman, sim::NoiseModel::kRough}) {
+      Replays run{noise, sensing, {}, {}};
+      replay_all(games, seeds, run);
+      const std::string what = std::string(sim::noise_model_name(noise)) +
+                               (sensing == sim::ScriptSensing::kOccupancy ? " occupancy" : "");
+      std::printf("clockless %s: %zu games, %ld replays, %ld moves, %zu not exact\n", what.c_str(),
+                  games.size(), run.totals.replays, run.totals.moves, run.totals.failures.size());
+      print(what.c_str(), run.latency);
+      EXPECT_TRUE(run.totals.failures.empty())
+          << what << ": " << run.totals.failures.size() << " replays not move-exact, e.g.:\n"
+          << corpus::failure_list(run.totals);
     }
-    std::printf("clockless %s: %zu games, %ld replays, %ld moves, %zu not exact\n",
-                sim::noise_model_name(noise), games.size(), totals.replays, totals.moves,
-                totals.failures.size());
-    print(sim::noise_model_name(noise), latency);
-    EXPECT_TRUE(totals.failures.empty())
-        << sim::noise_model_name(noise) << ": " << totals.failures.size()
-        << " replays not move-exact, e.g.:\n"
-        << corpus::failure_list(totals);
   }
 }
 

@@ -24,7 +24,8 @@ RecognizerTiming timing() {
 // The recognizer with what a tracker does with its reports: a completed move is
 // committed at once; everything is kept for inspection.
 struct Clockless {
-  explicit Clockless(std::string_view fen = kStartFen) : rec(parse_fen(fen).value(), timing()) {
+  explicit Clockless(std::string_view fen = kStartFen, SensingMode mode = SensingMode::kAuto)
+      : rec(parse_fen(fen).value(), timing(), mode) {
     RecognizerEvents out;
     rec.set_clockless(true, milliseconds(0), out);
     take(out);
@@ -242,6 +243,38 @@ TEST(ClocklessRecognizer, ADisarrangedBoardIsNeverCompletedByTime) {
   EXPECT_EQ(b.of(Kind::kIllegalPending).back()->illegal.reason, IllegalReason::kUnexplained);
   EXPECT_TRUE(b.of(Kind::kIllegalCompleted).empty());
   EXPECT_TRUE(b.completed.empty());
+}
+
+// Occupancy only: a capturing piece lifted shows the occupancy of its capture of any piece
+// it attacks; held for longer than the settle time it is still no move.
+TEST(ClocklessRecognizer, OnAnOccupancyBoardALiftedCapturingPieceIsNoCapture) {
+  Clockless b("rnbqkbnr/ppp1pppp/8/3p4/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2",
+              SensingMode::kOccupancy);
+  b.lift("e4", 1000);  // reads as exd5: d5 is occupied
+  b.run_to(9000);
+  EXPECT_TRUE(b.completed.empty());
+  EXPECT_TRUE(b.of(Kind::kTentative).empty());
+  b.lift("d5", 9000);
+  b.put("d5", '?', 9200);  // now the capture is made
+  b.run_to(20000);
+  EXPECT_EQ(b.completed, Strings{"e4d5"});
+}
+
+// Occupancy only: Black's reply stood; White takes the victim off first, then lifts the
+// capturing piece (which completes Black's move); the capture is told from the other
+// captures of the same occupancy by the victim lifted before that completion.
+TEST(ClocklessRecognizer, OnAnOccupancyBoardAVictimLiftedBeforeTheCompletionNamesTheCapture) {
+  // The bishop on c4 attacks b5 and d5: Bxb5 and Bxd5 read the same.
+  Clockless b("r1bqkbnr/p1p2ppp/2n5/1p1pp3/2B1P3/8/PPPP1PPP/RNBQK1NR b KQkq - 0 5",
+              SensingMode::kOccupancy);
+  b.move("a7", "a6", 1000);
+  b.lift("d5", 2500);  // White takes the pawn off (Black's piece: no beginning)
+  b.lift("c4", 2700);  // then the bishop: Black's move is complete
+  b.run_to(2850);
+  EXPECT_EQ(b.completed, Strings{"a7a6"});
+  b.put("d5", '?', 3000);
+  b.run_to(20000);
+  EXPECT_EQ(b.completed, (Strings{"a7a6", "c4d5"}));
 }
 
 TEST(ClocklessRecognizer, SwitchedOnWithTwoPliesStandingTheFirstCompletesAtOnce) {
