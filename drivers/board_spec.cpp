@@ -31,6 +31,10 @@ std::variant<BoardSpec, SpecError> parse_board_spec(std::string_view text) {
       if (!white)
         return SpecError{"white= takes left, right or auto, not '" + std::string(value) + "'"};
       spec.white = *white;
+    } else if (key == "clock") {
+      if (value != "none" && value != "auto")
+        return SpecError{"clock= takes none or auto, not '" + std::string(value) + "'"};
+      spec.clock = value == "none" ? ClockSetting::kNone : ClockSetting::kAuto;
     } else {
       return SpecError{"unknown board spec option '" + std::string(key) + "'"};
     }

@@ -1,8 +1,10 @@
 // The device part of a board spec (interfaces.md §2): `DRIVER:DEVICE[,KEY=VALUE...]`,
-// e.g. `dgt:/dev/ttyACM0`, `dgt:auto,serial=24680`, `dgt:/dev/ttyACM0,white=right`.
+// e.g. `dgt:/dev/ttyACM0`, `dgt:auto,serial=24680`, `dgt:/dev/ttyACM0,white=right`,
+// `dgt:/dev/ttyACM0,clock=none`.
 // The daemon's `--board NAME=...` and eboard-dump share this parser.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,11 +14,16 @@
 
 namespace eboard::drivers {
 
+// `clock=none`: no clock reaches the daemon for this board, whatever the device says (a
+// DGT board whose clock is not on its cable). `auto`: the device tells.
+enum class ClockSetting : std::uint8_t { kAuto, kNone };
+
 struct BoardSpec {
   std::string driver;                 // "dgt" (or "sim", which the daemon handles)
   std::string device;                 // a path, or "auto"
   std::optional<std::string> serial;  // pick the board with this serial number
   WhiteSetting white = WhiteSetting::kAuto;
+  ClockSetting clock = ClockSetting::kAuto;
 };
 
 struct SpecError {

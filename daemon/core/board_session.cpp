@@ -77,7 +77,22 @@ void BoardSession::new_tracker(engine::TrackerConfig config) {
   tracker_.reset();
   proposals_.clear();
   arbiter_.emplace();
+  config.clock = presence_;
   tracker_.emplace(std::move(config), &*arbiter_);
+}
+
+void BoardSession::set_clock_setting(drivers::ClockSetting setting, Millis now) {
+  clock_setting_ = setting;
+  if (setting == drivers::ClockSetting::kNone) clock_presence(engine::ClockPresence::kNone, now);
+}
+
+// A game's completion follows the clock's presence (GameTracker::set_clock_presence).
+void BoardSession::clock_presence(engine::ClockPresence presence, Millis now) {
+  presence_ = presence;
+  if (!tracker_) return;
+  engine::GameEvents out;
+  tracker_->set_clock_presence(now, presence, out);
+  emit(out);
 }
 
 std::optional<Error> BoardSession::resume(const BoardState& journal_state) {
@@ -96,6 +111,10 @@ std::optional<Error> BoardSession::resume(const BoardState& journal_state) {
   if (!config)
     return Error{"board " + board_id_ + ": cannot resume the journal's game: " + config.error()};
   rules_name_ = config->rules.name;
+  // The journal's game is played again with presses (recovery.h), whatever the board's
+  // clock; the game then goes on as the board's clock says.
+  const engine::ClockPresence presence = presence_;
+  presence_ = engine::ClockPresence::kConnected;
   new_tracker(std::move(config).value());
   ply_offset_ = 0;
   if (const auto failed = replay_game(*tracker_, journal_state.game_history(), s)) {
@@ -111,6 +130,9 @@ std::optional<Error> BoardSession::resume(const BoardState& journal_state) {
   resumed_ = true;
   awaiting_dump_ = true;
   restore_clocks(s);
+  presence_ = presence;
+  engine::GameEvents dropped;  // bookkeeping, as restore_clocks' events
+  tracker_->set_clock_presence(Millis{0}, presence_, dropped);
   return std::nullopt;
 }
 
@@ -185,6 +207,12 @@ void BoardSession::device_status(v1::DeviceRole role, v1::DeviceState state,
 
 void BoardSession::on_sensor(const drivers::SensorEvent& sensor, Millis now) {
   if (!tracker_) return;
+  // No clock reaches a clock=none board: what the device says of one is dropped.
+  const bool clock_input = std::holds_alternative<drivers::ClockReading>(sensor) ||
+                           std::holds_alternative<drivers::LeverPressed>(sensor) ||
+                           std::holds_alternative<drivers::FlagShown>(sensor) ||
+                           std::holds_alternative<drivers::BothFlagsShown>(sensor);
+  if (clock_input && clock_setting_ == drivers::ClockSetting::kNone) return;
   engine::GameEvents out;
   if (const auto* seen = std::get_if<drivers::PlacementSeen>(&sensor)) {
     placement_seen(seen->placement, now);
@@ -219,6 +247,7 @@ void BoardSession::on_sensor(const drivers::SensorEvent& sensor, Millis now) {
     clock_running_.reset();
     device_status(v1::DEVICE_ROLE_CLOCK, v1::DEVICE_STATE_ABSENT, "the board reports no clock",
                   now);
+    clock_presence(engine::ClockPresence::kNone, now);
     if (pending_dump_) judge_dump(now, false);
   }
   emit(out);
@@ -246,6 +275,9 @@ void BoardSession::placement_seen(const drivers::Placement& placement, Millis no
 }
 
 void BoardSession::clock_reading(const drivers::ClockReading& reading, Millis now) {
+  // A clock plugged in mid-game: presses complete moves again from now on.
+  if (presence_ == engine::ClockPresence::kNone)
+    clock_presence(engine::ClockPresence::kConnected, now);
   sides_.observe(reading);
   const bool white_left = sides_.white_side() == drivers::ClockSide::kLeft;
   engine::ClockReading r;

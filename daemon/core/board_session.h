@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "daemon/core/board_state.h"
+#include "drivers/board_spec.h"
 #include "drivers/clock_sides.h"
 #include "drivers/sensor_event.h"
 #include "eboard/v1/command.pb.h"
@@ -64,6 +65,10 @@ class BoardSession {
   std::optional<Error> resume(const BoardState& journal_state);
   const std::string& resume_warning() const { return resume_warning_; }
 
+  // `clock=none` (board spec): the board's clock input is dropped and its games complete
+  // moves without presses (docs/clockless.md). With `auto` (the default) a game switches
+  // to that when the device reports no clock, and back when a clock reading comes.
+  void set_clock_setting(drivers::ClockSetting setting, Millis now);
   // The link was (re)established: the next full dump is checked for missed moves.
   void on_link_up() { awaiting_dump_ = true; }
   void on_sensor(const drivers::SensorEvent& event, Millis now);
@@ -95,6 +100,7 @@ class BoardSession {
   // until `final`. Returns true when decided.
   bool judge_dump(Millis now, bool final);
   void clock_reading(const drivers::ClockReading& reading, Millis now);
+  void clock_presence(engine::ClockPresence presence, Millis now);
   void restore_clocks(const eboard::v1::Snapshot& snapshot);
   std::optional<Error> start_game(const GameSetup& setup, Millis now);
   eboard::v1::Ack run_action(const eboard::v1::Command& command, Millis now);
@@ -138,6 +144,8 @@ class BoardSession {
   std::optional<eboard::v1::Ack> check_ruling(const engine::OperatorAction& a,
                                               OpenProposal*& target);
   std::string resume_warning_;
+  drivers::ClockSetting clock_setting_ = drivers::ClockSetting::kAuto;
+  engine::ClockPresence presence_ = engine::ClockPresence::kConnected;
 };
 
 }  // namespace eboard::daemon

@@ -38,8 +38,10 @@ po::options_description describe_options() {
      "found that no other --board holds or names (one board each; waits until one is "
      "plugged in); `sim`: DEVICE is a sensor script played by "
      "`eboard-sim dgt` on a pseudo-terminal through the real DGT driver. Keys: "
-     "`serial=N`, `white=left|right|auto` (the clock side White sits on; default auto). "
-     "Without any --board the demo runs")
+     "`serial=N`, `white=left|right|auto` (the clock side White sits on; default auto), "
+     "`clock=none|auto` (none: no clock reaches the daemon, moves complete when the "
+     "opponent begins or after a settle time; auto, the default: so when the device "
+     "reports no clock). Without any --board the demo runs")
     ("rules", po::value<std::string>()->value_name("NAME"),
      "rule set of rules.md §2 (fide-standard, fide-rapid, fide-blitz, legacy-blitz, "
      "semilampo-15, pskov-blitz); default fide-standard")

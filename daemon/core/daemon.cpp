@@ -282,6 +282,7 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
     board.session = std::make_unique<BoardSession>(
         board.config.name, setup.value(), board.config.spec.white,
         [&hub, i](v1::Event event) { return hub.publish(i, std::move(event)); });
+    board.session->set_clock_setting(board.config.spec.clock, Millis{0});
     if (auto error = board.session->resume(recovered)) return fail(error->message);
     if (!board.session->resume_warning().empty()) {
       logger.warning(board.session->resume_warning());
@@ -349,6 +350,8 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
       // The emulated DGT 3000 is set up for the game the daemon runs (setup_for): the
       // script's header unless --rules/--clock/--param override it.
       std::vector<std::string> sim_args = {"dgt", "--link", link, "--speed", speed};
+      // clock=none: a DGT board whose clock is not on its cable (docs/clockless.md).
+      if (spec.clock == drivers::ClockSetting::kNone) sim_args.push_back("--no-clock");
       if (!config.rules.empty()) sim_args.insert(sim_args.end(), {"--rules", config.rules});
       if (!config.clock.empty()) sim_args.insert(sim_args.end(), {"--clock", config.clock});
       for (const auto& [name, value] : config.params) {

@@ -19,6 +19,11 @@ TEST(BoardSpec, ParsesTheInterfacesExamples) {
   EXPECT_EQ(*spec.serial, "24680");
   spec = std::get<BoardSpec>(parse_board_spec("dgt:/dev/ttyACM0,white=right"));
   EXPECT_EQ(spec.white, WhiteSetting::kRight);
+  EXPECT_EQ(spec.clock, ClockSetting::kAuto);
+  spec = std::get<BoardSpec>(parse_board_spec("dgt:/dev/ttyACM0,clock=none"));
+  EXPECT_EQ(spec.clock, ClockSetting::kNone);
+  EXPECT_EQ(std::get<SpecError>(parse_board_spec("dgt:/x,clock=off")).message,
+            "clock= takes none or auto, not 'off'");
 }
 
 TEST(BoardSpec, RejectsBadSpecs) {

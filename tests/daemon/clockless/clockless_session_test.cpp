@@ -1,0 +1,120 @@
+// BoardSession on a board without a clock, with chosen timestamps: a clock=none board drops
+// what the device says of a clock; an auto board follows the device's report of the clock
+// going away and coming back (docs/clockless.md).
+#include <gtest/gtest.h>
+
+#include "daemon/core/board_session.h"
+#include "daemon/core/board_state.h"
+#include "engine/board/fen.h"
+#include "tests/daemon/placement_of.h"
+#include "tests/daemon/published_events.h"
+
+namespace eboard::daemon {
+namespace {
+
+namespace v1 = eboard::v1;
+using drivers::ClockSide;
+using drivers::Piece;
+using std::chrono::milliseconds;
+using testing_support::placement_of;
+using testing_support::PublishedEvents;
+
+constexpr int sq(char file, int rank) { return (rank - 1) * 8 + (file - 'a'); }
+
+drivers::ClockReading reading(ClockSide turn, int left_s, int right_s) {
+  drivers::ClockReading r;
+  r.left = milliseconds(left_s * 1000);
+  r.right = milliseconds(right_s * 1000);
+  r.running = true;
+  r.turn = turn;
+  return r;
+}
+
+class ClocklessSession : public testing::Test {
+ protected:
+  BoardState state_{"b1"};
+  PublishedEvents published_{"b1", &state_};
+  BoardSession session_{"b1", GameSetup{"fide-blitz", "180+2", {}, {}, ""},
+                        drivers::WhiteSetting::kLeft, published_.publish()};
+
+  void move(int from, int to, Piece piece, int at) {
+    session_.on_sensor(drivers::SquareChanged{from, Piece::kEmpty}, milliseconds(at));
+    session_.on_sensor(drivers::SquareChanged{to, piece}, milliseconds(at + 200));
+  }
+  std::vector<std::pair<std::string, v1::Completion>> completed() const {
+    std::vector<std::pair<std::string, v1::Completion>> out;
+    for (const auto& e : published_.events)
+      if (e.has_move_completed())
+        out.emplace_back(e.move_completed().uci(), e.move_completed().completion());
+    return out;
+  }
+  using Completed = std::vector<std::pair<std::string, v1::Completion>>;
+};
+
+TEST_F(ClocklessSession, AClockNoneBoardDropsTheClockAndCompletesByTheBoard) {
+  session_.set_clock_setting(drivers::ClockSetting::kNone, milliseconds(0));
+  session_.on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(0));
+  session_.on_sensor(reading(ClockSide::kLeft, 180, 180), milliseconds(100));
+  move(sq('e', 2), sq('e', 4), Piece::kWhitePawn, 1000);
+  session_.on_sensor(drivers::LeverPressed{ClockSide::kLeft}, milliseconds(1500));
+  EXPECT_TRUE(completed().empty());  // the press is not the board's
+  session_.advance(milliseconds(4200));
+  EXPECT_EQ(completed(), (Completed{{"e2e4", v1::COMPLETION_SETTLED}}));
+  for (const auto& e : published_.events) EXPECT_FALSE(e.has_clock_press_without_move());
+}
+
+TEST_F(ClocklessSession, AnAutoBoardFollowsTheClockGoingAndComing) {
+  session_.on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(0));
+  session_.on_sensor(drivers::ClockAbsent{}, milliseconds(50));
+  move(sq('e', 2), sq('e', 4), Piece::kWhitePawn, 1000);
+  move(sq('e', 7), sq('e', 5), Piece::kBlackPawn, 2500);  // completes e4: Black moved on it
+  EXPECT_EQ(completed(), (Completed{{"e2e4", v1::COMPLETION_OPPONENT_BEGAN}}));
+  // A clock plugged in while e5 stands: from now on presses complete.
+  session_.on_sensor(reading(ClockSide::kRight, 175, 178), milliseconds(3000));
+  session_.advance(milliseconds(20000));
+  EXPECT_EQ(completed().size(), 1u);
+  session_.on_sensor(drivers::LeverPressed{ClockSide::kRight}, milliseconds(20100));
+  EXPECT_EQ(completed(), (Completed{{"e2e4", v1::COMPLETION_OPPONENT_BEGAN},
+                                    {"e7e5", v1::COMPLETION_CLOCK_PRESS}}));
+  // And away again: a move left standing settles.
+  session_.on_sensor(drivers::ClockAbsent{}, milliseconds(21000));
+  move(sq('g', 1), sq('f', 3), Piece::kWhiteKnight, 22000);
+  session_.advance(milliseconds(25200));
+  EXPECT_EQ(completed().back(),
+            (std::pair<std::string, v1::Completion>{"g1f3", v1::COMPLETION_SETTLED}));
+}
+
+// A restarted daemon plays the journal's game again with presses (recovery.h), then goes
+// on without a clock: no warning, and the next move settles.
+TEST_F(ClocklessSession, AResumedClocklessGameGoesOnWithoutAClock) {
+  session_.set_clock_setting(drivers::ClockSetting::kNone, milliseconds(0));
+  session_.on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(0));
+  move(sq('e', 2), sq('e', 4), Piece::kWhitePawn, 1000);
+  move(sq('e', 7), sq('e', 5), Piece::kBlackPawn, 2500);
+  session_.advance(milliseconds(6000));
+  ASSERT_EQ(completed().size(), 2u);
+  const BoardState journal = state_;
+  published_.events.clear();
+  BoardSession second("b1", GameSetup{"fide-blitz", "180+2", {}, {}, ""},
+                      drivers::WhiteSetting::kLeft, published_.publish());
+  second.set_clock_setting(drivers::ClockSetting::kNone, milliseconds(0));
+  ASSERT_FALSE(second.resume(journal).has_value());
+  EXPECT_EQ(second.resume_warning(), "");
+  second.on_link_up();
+  second.on_sensor(drivers::PlacementSeen{placement_of(
+                       "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")},
+                   milliseconds(0));
+  second.advance(milliseconds(3100));  // the dump waits for no clock that will not come
+  second.on_sensor(drivers::SquareChanged{sq('g', 1), Piece::kEmpty}, milliseconds(4000));
+  second.on_sensor(drivers::SquareChanged{sq('f', 3), Piece::kWhiteKnight}, milliseconds(4200));
+  second.advance(milliseconds(7200));
+  EXPECT_EQ(completed(), (Completed{{"g1f3", v1::COMPLETION_SETTLED}}));
+  for (const auto& e : published_.events) {
+    if (e.has_move_completed()) {
+      EXPECT_EQ(e.move_completed().ply(), 3u);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace eboard::daemon
