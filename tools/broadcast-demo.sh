@@ -2,8 +2,9 @@
 # The broadcast set-up of an event on one machine (issue 7 "Done means"): a local
 # mosquitto broker on a loopback port, two eboardd daemons ("pi1" with two boards, "pi2"
 # with one) playing real games on emulated DGT boards, each publishing to the broker and
-# serving its live PGN and overlay, and the event-wide view (eboard-events --mqtt) in the
-# foreground. Prints the overlay and live PGN URLs. Ctrl-C stops everything.
+# serving its live PGN and overlay, the event relay (eboard-relay: the round's PGN for a
+# lichess broadcast, the event page, every board's overlay), and the event-wide view
+# (eboard-events --mqtt) in the foreground. Prints the URLs. Ctrl-C stops everything.
 #
 #   tools/broadcast-demo.sh [SPEED]      SPEED: how much faster than the players (default 10)
 set -euo pipefail
@@ -12,10 +13,14 @@ speed=${1:-10}
 build=${BUILD_DIR:-build}
 
 tools/install-deps.sh
-if [ ! -x "$build/bin/eboardd" ] || [ ! -x "$build/bin/eboard-sim" ] || [ ! -x "$build/bin/eboard-events" ]; then
-  cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build "$build" -j "$(nproc)" --target eboardd eboard-sim eboard-events
-fi
+programs=(eboardd eboard-sim eboard-events eboard-relay)
+for p in "${programs[@]}"; do
+  if [ ! -x "$build/bin/$p" ]; then
+    cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+    cmake --build "$build" -j "$(nproc)" --target "${programs[@]}"
+    break
+  fi
+done
 bin=$(cd "$build/bin" && pwd)
 
 work=$(mktemp -d /tmp/eboard-broadcast-XXXXXX)
@@ -32,6 +37,7 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 broker_port=$(free_port)
 http1=$(free_port)
 http2=$(free_port)
+relay=$(free_port)
 
 cat >"$work/mosquitto.conf" <<CONF
 listener $broker_port 127.0.0.1
@@ -69,9 +75,17 @@ daemon() {  # node http-port boards...
 daemon pi1 "$http1" "board1=sim:$work/game1.ebs" "board2=sim:$work/game2.ebs"
 daemon pi2 "$http2" "board3=sim:$work/game3.ebs"
 
+"$bin/eboard-relay" --mqtt "127.0.0.1:$broker_port" --site demo --http "127.0.0.1:$relay" \
+  2>"$work/relay.log" &
+pids+=($!)
+
 cat <<TEXT
 broker      127.0.0.1:$broker_port   (topics eboard/v1/demo/#)
-overlays    http://127.0.0.1:$http1/overlay?board=board1
+event page  http://127.0.0.1:$relay/            (the relay: every board, players, results)
+round PGN   http://127.0.0.1:$relay/round.pgn   (a lichess broadcast's source URL)
+TV overlay  http://127.0.0.1:$relay/overlay?board=pi1/board1
+lower third http://127.0.0.1:$relay/overlay?board=pi1/board1&layout=lower-third&transparent=1
+daemons'    http://127.0.0.1:$http1/overlay?board=board1
             http://127.0.0.1:$http1/overlay?board=board2
             http://127.0.0.1:$http2/overlay?board=board3
 live PGN    http://127.0.0.1:$http1/live.pgn   http://127.0.0.1:$http2/live.pgn

@@ -1,5 +1,7 @@
 #include "daemon/sinks/mqtt_publisher.h"
 
+#include <google/protobuf/struct.pb.h>
+#include <google/protobuf/util/json_util.h>
 #include <mosquitto.h>
 
 #include <boost/asio/post.hpp>
@@ -32,6 +34,7 @@ MqttPublisher::MqttPublisher(asio::io_context& io, const EventHub& hub, MqttOpti
       reconnect_timer_(io),
       misc_timer_(io),
       flush_timer_(io),
+      replay_timer_(io),
       boards_(hub.board_count()) {
   mosquitto_lib_init();
   for (std::size_t b = 0; b < boards_.size(); ++b) boards_[b].delivered = hub.last_seq(b);
@@ -89,6 +92,7 @@ void MqttPublisher::connect_to(const std::string& address) {
   if (mosq_ == nullptr) return lose("cannot create a client");
   mosquitto_connect_callback_set(mosq_, &MqttPublisher::on_connect_cb);
   mosquitto_publish_callback_set(mosq_, &MqttPublisher::on_publish_cb);
+  mosquitto_message_callback_set(mosq_, &MqttPublisher::on_message_cb);
   mosquitto_max_inflight_messages_set(mosq_, 0);  // our own window bounds it
   // Events are small and latency matters more than packet count: without this, Nagle's
   // algorithm holds a publish until the previous one's TCP ACK (up to ~40 ms delayed).
@@ -135,8 +139,13 @@ void MqttPublisher::lose(const std::string& reason) {
     mosq_ = nullptr;
   }
   mids_.clear();
+  replay_mids_.clear();
   in_flight_ = 0;
-  for (Board& b : boards_) b.in_flight.clear();
+  for (Board& b : boards_) {
+    b.in_flight.clear();
+    // A replay cut short by the link is asked for again by its consumer if still needed.
+    b.replay.clear();
+  }
   misc_timer_.cancel();
   schedule_reconnect();
 }
@@ -210,6 +219,8 @@ void MqttPublisher::on_connect_cb(mosquitto*, void* self, int rc) {
   p->log_("mqtt " + p->options_.host + ":" + std::to_string(p->options_.port) + ": connected");
   const std::string status = p->topic("", "status");
   mosquitto_publish(p->mosq_, nullptr, status.c_str(), 6, "online", kQos, true);
+  const std::string replays = p->topic("+", "replay");
+  mosquitto_subscribe(p->mosq_, nullptr, replays.c_str(), kQos);
   for (std::size_t b = 0; b < p->boards_.size(); ++b) {
     Board& board = p->boards_[b];
     board.next = board.acked + 1;
@@ -225,6 +236,10 @@ void MqttPublisher::on_publish_cb(mosquitto*, void* self, int mid) {
 }
 
 void MqttPublisher::acknowledged(int mid) {
+  if (replay_mids_.erase(mid) != 0) {
+    --in_flight_;
+    return pump();
+  }
   const auto found = mids_.find(mid);
   if (found == mids_.end()) return;  // status, state or pgn
   const auto [b, seq] = found->second;
@@ -288,7 +303,130 @@ void MqttPublisher::pump() {
       progress = true;
     }
   }
+  // Replays take what room the live stream leaves in the window.
+  for (std::size_t i = 0; i < boards_.size() && connected_ && in_flight_ < kWindow; ++i) {
+    if (!boards_[i].replay.empty() && !publish_replayed(i)) return;
+  }
   watch_write();
+}
+
+// Publishes the board's queued replay, as far as the window allows.
+bool MqttPublisher::publish_replayed(std::size_t board) {
+  Board& b = boards_[board];
+  const std::string t = topic(hub_.board_id(board), "events");
+  while (!b.replay.empty() && in_flight_ < kWindow) {
+    const std::string& bytes = b.replay.front();
+    int mid = 0;
+    const int rc = mosquitto_publish(mosq_, &mid, t.c_str(), static_cast<int>(bytes.size()),
+                                     bytes.data(), kQos, false);
+    if (rc != MOSQ_ERR_SUCCESS) {
+      asio::post(io_, [this, g = generation_, rc] {
+        if (g == generation_) lose(mosquitto_strerror(rc));
+      });
+      connected_ = false;
+      return false;
+    }
+    replay_mids_[mid] = board;
+    ++in_flight_;
+    b.replay.pop_front();
+  }
+  return true;
+}
+
+std::optional<std::pair<std::uint32_t, std::uint32_t>> parse_replay_request(std::string_view json) {
+  google::protobuf::Struct request;
+  if (json.size() > 256 ||
+      !google::protobuf::util::JsonStringToMessage(std::string(json), &request).ok())
+    return std::nullopt;
+  // A whole number from 1 to 2^32 - 1, or nullopt.
+  const auto seq = [&](const char* name) -> std::optional<std::uint32_t> {
+    const auto found = request.fields().find(name);
+    if (found == request.fields().end() || !found->second.has_number_value()) return std::nullopt;
+    const double n = found->second.number_value();
+    if (!(n >= 1 && n <= 4294967295.0) || n != static_cast<double>(static_cast<std::uint32_t>(n)))
+      return std::nullopt;
+    return static_cast<std::uint32_t>(n);
+  };
+  const auto from = seq("fromSeq");
+  if (!from) return std::nullopt;
+  std::uint32_t to = UINT32_MAX;
+  if (request.fields().contains("toSeq")) {
+    const auto given = seq("toSeq");
+    if (!given || *given < *from) return std::nullopt;
+    to = *given;
+  }
+  return std::pair{*from, to};
+}
+
+void MqttPublisher::on_message_cb(mosquitto*, void* self, const mosquitto_message* message) {
+  if (message->topic == nullptr) return;
+  static_cast<MqttPublisher*>(self)->replay_requested(
+      message->topic, std::string(static_cast<const char*>(message->payload),
+                                  static_cast<std::size_t>(message->payloadlen)));
+}
+
+// {"fromSeq":N,"toSeq":M} on eboard/v1/<site>/<node>/<board>/replay (interfaces.md §7.2).
+void MqttPublisher::replay_requested(const std::string& t, const std::string& payload) {
+  const std::string prefix = topic("", "");
+  if (!t.starts_with(prefix) || !t.ends_with("/replay")) return;
+  const std::string id = t.substr(prefix.size(), t.size() - prefix.size() - 7);
+  const auto board = hub_.find_board(id);
+  const auto range = parse_replay_request(payload);
+  if (!board || !range) {
+    log_("mqtt: ignored a replay request on " + t + ": " + payload.substr(0, 80));
+    return;
+  }
+  Board& b = boards_[*board];
+  const auto [from, to] = *range;
+  if (b.asked_from == 0) {
+    b.asked_from = from;
+    b.asked_to = to;
+  } else {
+    b.asked_from = std::min(b.asked_from, from);
+    b.asked_to = std::max(b.asked_to, to);
+  }
+  start_replays();
+}
+
+// Starts each asked-for range whose board may replay again; the others wait for the timer.
+void MqttPublisher::start_replays() {
+  const auto now = std::chrono::steady_clock::now();
+  bool waiting = false;
+  for (std::size_t i = 0; i < boards_.size(); ++i) {
+    Board& b = boards_[i];
+    if (b.asked_from == 0) continue;
+    if (now < b.replay_allowed || !b.replay.empty()) {
+      waiting = true;
+      continue;
+    }
+    const std::uint32_t end = std::min(b.asked_to, b.delivered);
+    std::uint32_t first = 0;
+    for (std::string& bytes : hub_.replay(i, b.asked_from)) {
+      eboard::v1::Event event;
+      if (!event.ParseFromString(bytes) || event.seq() < b.asked_from) continue;
+      if (event.seq() > end) break;
+      if (first == 0) first = event.seq();
+      b.replay.push_back(std::move(bytes));
+    }
+    if (b.asked_from <= end && first != b.asked_from) {
+      log_("mqtt: board " + hub_.board_id(i) + ": replay of events " +
+           std::to_string(b.asked_from) + " to " + std::to_string(end) +
+           " asked for; the journal has " +
+           (first == 0 ? std::string("none of them") : "them from " + std::to_string(first)));
+    }
+    b.asked_from = b.asked_to = 0;
+    b.replay_allowed = now + kReplayInterval;
+    ++replays_started_;
+  }
+  if (waiting && !replay_armed_) {
+    replay_armed_ = true;
+    replay_timer_.expires_after(kReplayInterval);
+    replay_timer_.async_wait([this](const boost::system::error_code& error) {
+      replay_armed_ = false;
+      if (!error) start_replays();
+    });
+  }
+  if (connected_) pump();
 }
 
 bool MqttPublisher::publish_event(std::size_t board, std::uint32_t seq, const std::string& bytes) {
@@ -363,6 +501,7 @@ void MqttPublisher::shutdown() {
   }
   stopped_ = true;
   reconnect_timer_.cancel();
+  replay_timer_.cancel();
   resolver_.cancel();
   save_acked();
 }

@@ -15,6 +15,13 @@
 // twice and drops the duplicate (interfaces.md §4). At most kWindow events are handed to
 // libmosquitto unacknowledged, so a long outage never becomes a burst in memory.
 //
+// Replay requests (interfaces.md §7.2): a consumer that misses events publishes
+// {"fromSeq":N,"toSeq":M} on .../<board>/replay; the range is published again on
+// .../events from the journal, alongside the live stream and inside the same window.
+// Per board at most one request is started every kReplayInterval; requests arriving
+// meanwhile are merged into one range, so no consumer can make the daemon read its
+// journal more often than that, however fast it asks.
+//
 // A lost connection throws the libmosquitto client away and builds a new one after a
 // capped backoff; its queued messages are worthless because the journal has them.
 // Name resolution in mosquitto_connect_async is blocking, so a broker given by name is
@@ -44,8 +51,13 @@
 #include "drivers/reconnect.h"
 
 struct mosquitto;
+struct mosquitto_message;
 
 namespace eboard::daemon {
+
+// {"fromSeq":N,"toSeq":M} (interfaces.md §7.2): the range, toSeq absent = UINT32_MAX;
+// nullopt for anything else (not JSON, not whole numbers from 1, toSeq below fromSeq).
+std::optional<std::pair<std::uint32_t, std::uint32_t>> parse_replay_request(std::string_view json);
 
 class MqttPublisher {
  public:
@@ -53,8 +65,9 @@ class MqttPublisher {
   // The live PGN of a board and a number that changes whenever it does.
   using PgnSource = std::function<std::pair<std::uint64_t, const std::string*>(std::size_t)>;
 
-  static constexpr std::size_t kWindow = 256;         // unacknowledged events at most
-  static constexpr std::size_t kMemoryEvents = 4096;  // per board, before the journal
+  static constexpr std::size_t kWindow = 256;                       // unacknowledged events at most
+  static constexpr std::size_t kMemoryEvents = 4096;                // per board, before the journal
+  static constexpr std::chrono::milliseconds kReplayInterval{250};  // per board
 
   MqttPublisher(boost::asio::io_context& io, const EventHub& hub, MqttOptions options,
                 PgnSource pgn, Log log);
@@ -70,6 +83,8 @@ class MqttPublisher {
 
   bool connected() const { return connected_; }
   std::uint32_t acked_seq(std::size_t board) const { return boards_[board].acked; }
+  // Replay requests taken (merged ones count once) and events published again for them.
+  std::uint64_t replays_started() const { return replays_started_; }
   std::string topic(const std::string& board_id, const char* leaf) const;
 
  private:
@@ -84,6 +99,11 @@ class MqttPublisher {
     bool state_dirty = true;
     std::uint64_t pgn_version = 0;
     bool pgn_sent = false;
+    // Replay: the range asked for and not started yet (0: none), and the one being sent.
+    std::uint32_t asked_from = 0;
+    std::uint32_t asked_to = 0;
+    std::deque<std::string> replay;  // read from the journal, not yet handed over
+    std::chrono::steady_clock::time_point replay_allowed{};
   };
 
   void connect();
@@ -96,12 +116,16 @@ class MqttPublisher {
   void arm_flush();
   void pump();
   bool publish_event(std::size_t board, std::uint32_t seq, const std::string& bytes);
+  bool publish_replayed(std::size_t board);
+  void replay_requested(const std::string& topic, const std::string& payload);
+  void start_replays();
   void publish_retained(std::size_t board);
   void acknowledged(int mid);
   void load_acked();
   void save_acked();
   static void on_connect_cb(mosquitto*, void* self, int rc);
   static void on_publish_cb(mosquitto*, void* self, int mid);
+  static void on_message_cb(mosquitto*, void* self, const mosquitto_message* message);
 
   boost::asio::io_context& io_;
   const EventHub& hub_;
@@ -117,9 +141,13 @@ class MqttPublisher {
   boost::asio::steady_timer reconnect_timer_;
   boost::asio::steady_timer misc_timer_;
   boost::asio::steady_timer flush_timer_;
+  boost::asio::steady_timer replay_timer_;
   drivers::Backoff backoff_{std::chrono::milliseconds(100), std::chrono::milliseconds(4000)};
   std::vector<Board> boards_;
   std::map<int, std::pair<std::size_t, std::uint32_t>> mids_;  // mid -> board, seq
+  std::map<int, std::size_t> replay_mids_;                     // mid -> board
+  std::uint64_t replays_started_ = 0;
+  bool replay_armed_ = false;
   std::size_t in_flight_ = 0;
   bool connected_ = false;
   bool reading_ = false;

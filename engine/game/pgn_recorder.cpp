@@ -102,6 +102,32 @@ void PgnRecorder::close_current(const std::string& comment) {
   last_illegal_.clear();
 }
 
+namespace {
+
+bool set_in(std::vector<PgnTag>& tags, const std::string& name, const std::string& value) {
+  for (auto& [n, v] : tags) {
+    if (n != name) continue;
+    if (v == value) return false;
+    v = value;
+    return true;
+  }
+  tags.emplace_back(name, value);
+  return true;
+}
+
+}  // namespace
+
+bool PgnRecorder::set_tag(const std::string& name, const std::string& value) {
+  if (!set_in(tags_, name, value)) return false;
+  for (Record& record : records_) set_in(record.game.tags, name, value);
+  return true;
+}
+
+bool PgnRecorder::set_record_tag(std::size_t record, const std::string& name,
+                                 const std::string& value) {
+  return record < records_.size() && set_in(records_[record].game.tags, name, value);
+}
+
 bool PgnRecorder::apply(const GameEvent& e) {
   if (e.visibility != EventVisibility::kPublic) return false;
   const Color side = e.side.value_or(kWhite);

@@ -43,6 +43,13 @@ class PgnRecorder {
   // A final result (a proposed one is not: gameEnded with proposed=false).
   bool result(const std::string& result);
 
+  // Sets a tag of the game (every record), replacing one of the same name; false when it
+  // already had that value. For tags that follow the game, e.g. WhiteClock/BlackClock.
+  bool set_tag(const std::string& name, const std::string& value);
+  // The same for one record only (0: the first), e.g. an id of its own.
+  bool set_record_tag(std::size_t record, const std::string& name, const std::string& value);
+  std::size_t records() const { return records_.size(); }
+
   // One engine event, public ones only; true when the text changed.
   bool apply(const GameEvent& event);
 

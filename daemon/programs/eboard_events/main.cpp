@@ -5,7 +5,7 @@
 
 #include "daemon/core/option_number.h"
 #include "daemon/programs/eboard_events/events_client.h"
-#include "daemon/sinks/mqtt_view.h"
+#include "daemon/programs/eboard_events/mqtt_view.h"
 #include "daemon/sinks/sink_config.h"
 #include "eboard/version.h"
 
@@ -28,6 +28,7 @@ int run_mqtt(const po::variables_map& vm, const eboard::daemon::EventsOptions& o
   view.json = options.format == eboard::daemon::EventsOptions::Format::kJson;
   view.public_only = options.public_only;
   view.timeout = options.timeout;
+  if (vm.count("from-seq")) view.from_seq = options.from_seq;
   return eboard::daemon::run_mqtt_view(view, std::cout, std::cerr);
 }
 
@@ -106,6 +107,6 @@ int main(int argc, char** argv) {
     }
     options.timeout = std::chrono::milliseconds(static_cast<long>(seconds * 1000));
   }
-  if (vm.count("mqtt")) return run_mqtt(vm, options);  // daemon/sinks/mqtt_view.h
+  if (vm.count("mqtt")) return run_mqtt(vm, options);  // mqtt_view.h
   return eboard::daemon::run_events_client(options, std::cout, std::cerr);
 }

@@ -69,10 +69,13 @@ inline double script_seconds(const std::string& path) {
 
 class Broker {
  public:
-  Broker(const std::string& dir, std::uint16_t port) : dir_(dir), port_(port) {
+  // kOff: a restart forgets every session and queued message (a broker as often run).
+  enum class Persistence : std::uint8_t { kOn, kOff };
+  Broker(const std::string& dir, std::uint16_t port, Persistence persistence = Persistence::kOn)
+      : dir_(dir), port_(port) {
     std::ofstream(dir + "/mosquitto.conf")
-        << "listener " << port
-        << " 127.0.0.1\nallow_anonymous true\npersistence true\nset_tcp_nodelay true\n"
+        << "listener " << port << " 127.0.0.1\nallow_anonymous true\npersistence "
+        << (persistence == Persistence::kOn ? "true" : "false") << "\nset_tcp_nodelay true\n"
         << "persistence_location " << dir << "/\nmax_queued_messages 100000\n"
         << "log_dest stderr\nlog_type error\nlog_type warning\nlog_type notice\nlog_type "
            "information\n"

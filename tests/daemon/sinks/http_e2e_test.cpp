@@ -11,6 +11,7 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/websocket.hpp>
+#include <cmath>
 #include <filesystem>
 #include <sstream>
 #include <thread>
@@ -211,6 +212,87 @@ TEST(HttpE2e, OverlayInHeadlessChromiumShowsTheFinalPosition) {
       0);
   ASSERT_GT(fs::file_size(png), 10000u);
   std::cout << "[ artifact ] " << fs::canonical(png).string() << "\n";
+}
+
+// The overlay for TV: laid out on a 16:9 stage scaled to the frame, at 1280x720,
+// 1920x1080 and 3840x2160 and as a lower third; the players' long names, titles and
+// ratings, the event and round line. In each the page's own layout check must say that
+// every name fits its box (data-fit, set from the rendered widths). The screenshots are
+// test artifacts; with EBOARD_UPDATE_SCREENSHOTS=1 they also replace docs/overlay-*.png.
+TEST(HttpE2e, OverlayFillsTheFrameAtEverySizeAndNoNameIsCut) {
+  const std::string dir = temp_dir("tv");
+  std::string text = read_file(kMate);
+  const auto replace = [&](const std::string& from, const std::string& to) {
+    text.replace(text.find(from), from.size(), to);
+  };
+  replace("tag White \"White, Player\"",
+          "tag White \"Oberhollenzer-Stubenrauch, Wolfgang Amadeus\"\ntag WhiteTitle GM\n"
+          "tag WhiteElo 2712\ntag Event \"Budapest Candidates Memorial Open 2026\"\n"
+          "tag Round 5.12\ntag Board 12");
+  replace("tag Black \"Black, Player\"",
+          "tag Black \"Flohr, Salo\"\ntag BlackTitle IM\ntag BlackElo 2498");
+  std::ofstream(dir + "/tv.ebs") << text;
+  const std::uint16_t port = free_tcp_port();
+  Child daemon(daemon_args(dir, port, {"tv=sim:" + dir + "/tv.ebs"}, 4.0));
+  ASSERT_TRUE(daemon.wait_for_stdout("\"gameEnded\"", 60s)) << daemon.err();
+
+  const std::string artifacts = kBin + "/../test-artifacts";
+  fs::create_directories(artifacts);
+  const bool update = std::getenv("EBOARD_UPDATE_SCREENSHOTS") != nullptr;
+  struct Shot {
+    const char* name;
+    int width, height;
+    const char* query;
+    bool layout;  // check the DOM too (the 16:9 sizes share one layout, scaled)
+  };
+  for (const Shot& shot :
+       {Shot{"1280x720", 1280, 720, "", true}, Shot{"1920x1080", 1920, 1080, "", false},
+        Shot{"3840x2160", 3840, 2160, "", false},
+        Shot{"lower-third", 1920, 1080, "&layout=lower-third", true}}) {
+    const std::string url =
+        "http://127.0.0.1:" + std::to_string(port) + "/overlay?board=tv" + shot.query;
+    const std::string chromium =
+        "chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run "
+        "--disable-background-networking --disable-component-update --disable-sync "
+        "--hide-scrollbars --force-device-scale-factor=1 --window-size=" +
+        std::to_string(shot.width) + "," + std::to_string(shot.height) +
+        " --virtual-time-budget=4000 --user-data-dir=" + dir + "/profile ";
+    if (shot.layout) {
+      ASSERT_EQ(
+          std::system(
+              (chromium + "--dump-dom '" + url + "' >" + dir + "/dom.html 2>/dev/null").c_str()),
+          0);
+      const std::string dom = read_file(dir + "/dom.html");
+      EXPECT_NE(dom.find("Oberhollenzer-Stubenrauch, Wolfgang Amadeus"), std::string::npos);
+      EXPECT_EQ(count(dom, "data-fit=\"true\""), 3u) << shot.name << "\n" << dom;  // names, title
+      EXPECT_EQ(count(dom, "data-fit=\"false\""), 0u) << shot.name;
+      EXPECT_NE(dom.find(">GM<"), std::string::npos) << shot.name;
+      EXPECT_NE(dom.find(">2498<"), std::string::npos) << shot.name;
+      EXPECT_NE(dom.find("Round 5 · Board 12"), std::string::npos) << shot.name;
+      // The stage is scaled to the page's viewport (headless Chromium's --dump-dom lays out
+      // in a viewport shorter than the window; its screenshots use the whole window).
+      int vw = 0;
+      int vh = 0;
+      const auto vp = dom.find("data-viewport=\"");
+      ASSERT_NE(vp, std::string::npos) << shot.name;
+      ASSERT_EQ(std::sscanf(dom.c_str() + vp, "data-viewport=\"%dx%d\"", &vw, &vh), 2);
+      EXPECT_EQ(vw, shot.width);
+      char scale[32];
+      std::snprintf(scale, sizeof scale, "scale(%g)",
+                    std::round(std::min(vw / 1920.0, vh / 1080.0) * 10000) / 10000);
+      EXPECT_NE(dom.find(scale), std::string::npos) << shot.name << ": " << scale;
+    }
+    const std::string png = artifacts + "/overlay-" + shot.name + ".png";
+    ASSERT_EQ(
+        std::system((chromium + "--screenshot=" + png + " '" + url + "' >/dev/null 2>&1").c_str()),
+        0);
+    ASSERT_GT(fs::file_size(png), 10000u);
+    std::cout << "[ artifact ] " << fs::canonical(png).string() << "\n";
+    if (update) {
+      fs::copy_file(png, std::string(EBOARD_SOURCE_DIR) + "/docs/overlay-" + shot.name + ".png",
+                    fs::copy_options::overwrite_existing);
+    }
+  }
 }
 
 // Clients that connect and never read (a frozen OBS, a vanished laptop) and an HTTP

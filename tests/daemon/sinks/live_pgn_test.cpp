@@ -123,5 +123,89 @@ TEST(LivePgn, NewGameReplacesTheOldOne) {
   EXPECT_EQ(pgn.text().find("e4"), std::string::npos);
 }
 
+std::string tag_line(const std::string& text, const std::string& name) {
+  const auto at = text.find("[" + name + " \"");
+  if (at == std::string::npos) return "";
+  const auto start = at + name.size() + 3;
+  return text.substr(start, text.find("\"]", start) - start);
+}
+
+// What a lichess broadcast needs (live_pgn.h): names never "?", Round R.B and Board, a
+// GameId for the whole game, WhiteClock/BlackClock between moves that stop at the result.
+TEST(LivePgn, BroadcastTagsThatLichessKeeps) {
+  LivePgn pgn("b7", BroadcastDefaults{"pi1-b7", 0, "3"});
+  v1::Event start;
+  start.set_game_id(3);
+  start.set_visibility(v1::VISIBILITY_PUBLIC);
+  start.mutable_game_started()->set_fen("startpos");
+  start.mutable_game_started()->set_white_ms(180'000);
+  start.mutable_game_started()->set_black_ms(180'000);
+  auto* board = start.mutable_game_started()->add_tags();
+  board->set_name("Board");
+  board->set_value("7");
+  ASSERT_TRUE(pgn.apply(start));
+  EXPECT_FALSE(pgn.paired());
+  EXPECT_EQ(tag_line(pgn.text(), "White"), "White (b7)");
+  EXPECT_EQ(tag_line(pgn.text(), "Black"), "Black (b7)");
+  EXPECT_EQ(tag_line(pgn.text(), "Round"), "3.7");
+  EXPECT_EQ(tag_line(pgn.text(), "Board"), "7");
+  EXPECT_EQ(tag_line(pgn.text(), "GameId"), "pi1-b7-3");
+  EXPECT_EQ(tag_line(pgn.text(), "WhiteClock"), "0:03:00");
+
+  ASSERT_TRUE(pgn.apply(move(1, "e2e4", kAfterE4, 175'400, 180'000)));
+  EXPECT_EQ(tag_line(pgn.text(), "WhiteClock"), "0:02:55");
+  v1::Event clock;
+  clock.set_visibility(v1::VISIBILITY_PUBLIC);
+  clock.mutable_clock()->set_white_ms(175'400);
+  clock.mutable_clock()->set_black_ms(150'000);
+  EXPECT_TRUE(pgn.apply(clock));
+  EXPECT_EQ(tag_line(pgn.text(), "BlackClock"), "0:02:30");
+  EXPECT_EQ(tag_line(pgn.text(), "GameId"), "pi1-b7-3") << "the same game, the same id";
+  v1::Event end;
+  end.set_visibility(v1::VISIBILITY_PUBLIC);
+  end.mutable_game_ended()->set_result("0-1");
+  ASSERT_TRUE(pgn.apply(end));
+  clock.mutable_clock()->set_black_ms(140'000);
+  EXPECT_FALSE(pgn.apply(clock)) << "the clocks stop at the result";
+  EXPECT_EQ(tag_line(pgn.text(), "BlackClock"), "0:02:30");
+  EXPECT_EQ(tag_line(pgn.text(), "Result"), "0-1");
+  auto games = engine::read_pgn(pgn.text(), "live.pgn");
+  ASSERT_TRUE(games.ok()) << games.error();
+}
+
+TEST(LivePgn, APairingsNamesAndRoundAreKept) {
+  LivePgn pgn("b1", BroadcastDefaults{"", 4, "9"});
+  v1::Event start = started();
+  auto* round = start.mutable_game_started()->add_tags();
+  round->set_name("Round");
+  round->set_value("2.5");
+  ASSERT_TRUE(pgn.apply(start));
+  EXPECT_TRUE(pgn.paired());
+  EXPECT_EQ(tag_line(pgn.text(), "White"), "Anand, V");
+  EXPECT_EQ(tag_line(pgn.text(), "Round"), "2.5");
+  EXPECT_EQ(tag_line(pgn.text(), "Board"), "5");
+  EXPECT_EQ(tag_line(pgn.text(), "GameId"), "b1-0");
+}
+
+// The record after an illegal move that stood is a game of its own for lichess: its own id.
+TEST(LivePgn, ARecordAfterAnIllegalMoveHasItsOwnGameId) {
+  LivePgn pgn("b1");
+  v1::Event start = started();
+  start.set_game_id(5);
+  pgn.apply(start);
+  pgn.apply(move(1, "e2e4", kAfterE4, 179'000, 180'000));
+  v1::Event stood;
+  stood.set_visibility(v1::VISIBILITY_PUBLIC);
+  stood.mutable_illegal_move_stood()->set_side(v1::SIDE_BLACK);
+  stood.mutable_illegal_move_stood()->set_fen(
+      "rnb1kbnr/pppppppp/8/8/3qP3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2");
+  ASSERT_TRUE(pgn.apply(stood));
+  auto games = engine::read_pgn(pgn.text(), "live.pgn");
+  ASSERT_TRUE(games.ok()) << games.error();
+  ASSERT_EQ(games->size(), 2u);
+  EXPECT_EQ(*games->at(0).tag("GameId"), "b1-5");
+  EXPECT_EQ(*games->at(1).tag("GameId"), "b1-5-2");
+}
+
 }  // namespace
 }  // namespace eboard::daemon

@@ -1,4 +1,4 @@
-#include "daemon/sinks/mqtt_view.h"
+#include "daemon/programs/eboard_events/mqtt_view.h"
 
 #include <mosquitto.h>
 #include <poll.h>
@@ -7,9 +7,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
-#include <set>
 
 #include "daemon/core/board_state.h"
+#include "daemon/programs/eboard_events/mqtt_fan_in.h"
 #include "eboard/v1/json.h"
 
 namespace eboard::daemon {
@@ -37,49 +37,39 @@ class View {
   View(const MqttViewOptions& options, std::ostream& out)
       : options_(options), out_(out), screen_(isatty(STDOUT_FILENO) && !options.json) {}
 
-  void message(const std::string& topic, const std::string& payload) {
-    // eboard/v1/<site>/<node>/status | eboard/v1/<site>/<node>/<board>/<leaf>
-    std::vector<std::string> parts;
-    for (std::size_t at = 0;;) {
-      const auto slash = topic.find('/', at);
-      parts.push_back(topic.substr(at, slash - at));
-      if (slash == std::string::npos) break;
-      at = slash + 1;
-    }
-    if (parts.size() == 5 && parts[4] == "status") {
-      if (!options_.json) out_ << parts[3] << ": " << payload << "\n" << std::flush;
-      return;
-    }
-    if (parts.size() != 6) return;
-    const std::string& board = parts[4];
-    if (!options_.boards.empty() &&
-        std::find(options_.boards.begin(), options_.boards.end(), board) == options_.boards.end()) {
-      return;
-    }
-    const std::string key = parts[3] + "/" + board;
-    if (parts[5] == "state") {
-      v1::Snapshot snapshot;
-      if (!snapshot.ParseFromString(payload)) return;
-      auto [it, fresh] = boards_.try_emplace(key, snapshot);
-      if (!fresh && snapshot.last_seq() > it->second.snapshot().last_seq())
-        it->second = BoardState(snapshot);
-      if (!options_.json) show(key);
-    } else if (parts[5] == "events") {
-      v1::Event event;
-      if (!event.ParseFromString(payload)) return;
-      if (!seen_[key].insert(event.seq()).second) return;  // a QoS 1 repeat
-      if (options_.public_only && event.visibility() != v1::VISIBILITY_PUBLIC) return;
-      auto it = boards_.try_emplace(key, BoardState(board)).first;
-      if (event.seq() > it->second.snapshot().last_seq()) it->second.apply(event);
-      if (options_.json) {
-        out_ << proto::to_json_line(event) << "\n" << std::flush;
-      } else if (!event.has_clock() || screen_) {
-        show(key);
-      }
+  void status(const std::string& node, const std::string& status) {
+    if (!options_.json) out_ << node << ": " << status << "\n" << std::flush;
+  }
+
+  void state(const BoardKey& board, const v1::Snapshot& snapshot) {
+    if (!wanted(board)) return;
+    const std::string key = board.text();
+    auto [it, fresh] = boards_.try_emplace(key, snapshot);
+    if (!fresh && snapshot.last_seq() > it->second.snapshot().last_seq())
+      it->second = BoardState(snapshot);
+    if (!options_.json) show(key);
+  }
+
+  // One event, in sequence order and once (the fan-in saw to both).
+  void event(const BoardKey& board, const v1::Event& event) {
+    if (!wanted(board)) return;
+    if (options_.public_only && event.visibility() != v1::VISIBILITY_PUBLIC) return;
+    const std::string key = board.text();
+    auto it = boards_.try_emplace(key, BoardState(board.board)).first;
+    if (event.seq() > it->second.snapshot().last_seq()) it->second.apply(event);
+    if (options_.json) {
+      out_ << proto::to_json_line(event) << "\n" << std::flush;
+    } else if (!event.has_clock() || screen_) {
+      show(key);
     }
   }
 
  private:
+  bool wanted(const BoardKey& board) const {
+    return options_.boards.empty() || std::find(options_.boards.begin(), options_.boards.end(),
+                                                board.board) != options_.boards.end();
+  }
+
   std::string line(const std::string& key) const {
     const v1::Snapshot& s = boards_.at(key).snapshot();
     std::string last = "-";
@@ -112,12 +102,11 @@ class View {
   std::ostream& out_;
   bool screen_;
   std::map<std::string, BoardState> boards_;  // ordered: the same input gives the same view
-  std::map<std::string, std::set<std::uint32_t>> seen_;
 };
 
 struct Context {
-  View* view;
-  std::string filter;
+  MqttFanIn* fan;
+  mosquitto* mosq = nullptr;
 };
 
 }  // namespace
@@ -125,16 +114,38 @@ struct Context {
 int run_mqtt_view(const MqttViewOptions& options, std::ostream& out, std::ostream& err) {
   mosquitto_lib_init();
   View view(options, out);
-  Context context{&view, "eboard/v1/" + options.site + "/#"};
+  Context context;
+  FanInOptions fan_options;
+  fan_options.site = options.site;
+  if (options.from_seq) {
+    fan_options.start = FanInStart::kFromSeq;
+    fan_options.from_seq = std::max<std::uint32_t>(1, *options.from_seq);
+  }
+  MqttFanIn fan(fan_options,
+                {.event = [&](const BoardKey& b, const v1::Event& e) { view.event(b, e); },
+                 .state = [&](const BoardKey& b, const v1::Snapshot& s) { view.state(b, s); },
+                 .status = [&](const std::string& n, const std::string& s) { view.status(n, s); },
+                 .publish =
+                     [&](const std::string& topic, const std::string& payload) {
+                       mosquitto_publish(context.mosq, nullptr, topic.c_str(),
+                                         static_cast<int>(payload.size()), payload.data(), 1,
+                                         false);
+                     }});
+  context.fan = &fan;
   mosquitto* mosq = mosquitto_new(nullptr, true, &context);
+  context.mosq = mosq;
   mosquitto_int_option(mosq, MOSQ_OPT_TCP_NODELAY, 1);  // small messages, shown at once
   mosquitto_connect_callback_set(mosq, [](mosquitto* m, void* c, int rc) {
-    if (rc == 0) mosquitto_subscribe(m, nullptr, static_cast<Context*>(c)->filter.c_str(), 1);
+    if (rc != 0) return;
+    for (const std::string& filter : static_cast<Context*>(c)->fan->filters())
+      mosquitto_subscribe(m, nullptr, filter.c_str(), 1);
   });
   mosquitto_message_callback_set(mosq, [](mosquitto*, void* c, const mosquitto_message* m) {
-    static_cast<Context*>(c)->view->message(
+    static_cast<Context*>(c)->fan->message(
         m->topic,
-        std::string(static_cast<const char*>(m->payload), static_cast<std::size_t>(m->payloadlen)));
+        std::string_view(static_cast<const char*>(m->payload),
+                         static_cast<std::size_t>(m->payloadlen)),
+        std::chrono::steady_clock::now());
   });
   int status = 0;
   if (int rc = mosquitto_connect(mosq, options.host.c_str(), options.port, 30);
@@ -145,12 +156,13 @@ int run_mqtt_view(const MqttViewOptions& options, std::ostream& out, std::ostrea
   } else {
     const auto start = std::chrono::steady_clock::now();
     for (;;) {
-      const int rc = mosquitto_loop(mosq, 200, 1);
+      const int rc = mosquitto_loop(mosq, 50, 1);
       if (rc != MOSQ_ERR_SUCCESS) {
         // The broker went away: try again every half second until it is back.
         ::poll(nullptr, 0, 500);
         mosquitto_reconnect(mosq);
       }
+      fan.tick(std::chrono::steady_clock::now());
       if (options.timeout && std::chrono::steady_clock::now() - start >= *options.timeout) {
         status = 3;
         break;
