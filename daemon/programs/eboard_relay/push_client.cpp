@@ -46,6 +46,13 @@ Result<PushUrl> parse_push_url(const std::string& url) {
     authority = authority.substr(1, authority.size() - 2);
   if (authority.empty()) return Error{"--push: '" + url + "' has no host"};
   out.host = authority;
+  // The bearer token may go in clear only to this machine (a stand-in endpoint, a local
+  // proxy); anything that leaves it needs https.
+  const bool loopback =
+      out.host == "localhost" || out.host == "::1" || out.host.starts_with("127.");
+  if (!out.tls && !loopback) {
+    return Error{"--push: '" + url + "': the token would travel in clear; use https://"};
+  }
   return out;
 }
 

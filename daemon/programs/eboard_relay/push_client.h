@@ -11,8 +11,9 @@
 // request. Each game's answer is kept for the status page and logged when it changes.
 // Only completed moves are in the text (live_pgn.h), so no push carries a tentative one.
 //
-// http:// (tests, a local proxy) and https:// (lichess.org; the peer's certificate is
-// checked against the system's CAs and the host name) on the relay's one Asio loop.
+// https:// (lichess.org; the peer's certificate is checked against the system's CAs and
+// the host name), and http:// to this machine only (tests, a local proxy: the token is in
+// clear), on the relay's one Asio loop.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
