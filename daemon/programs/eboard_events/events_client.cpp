@@ -106,6 +106,12 @@ int run_events_client(const EventsOptions& options, std::ostream& out, std::ostr
     err << "eboard-events: " << address.error() << "\n";
     return 2;
   }
+  if (address->kind == ListenAddress::Kind::kTls) {
+    // Reading needs no token; eboard-ctl is the client that speaks TLS.
+    err << "eboard-events: --connect '" << options.connect
+        << "': tls: is for control (eboard-ctl); read the stream over unix: or tcp:\n";
+    return 2;
+  }
   std::string error;
   const int fd = connect_to(address.value(), error);
   if (fd < 0) {

@@ -126,7 +126,14 @@ TEST_F(BadInvocationTest, PerftEpdDepthAboveTheCap) {
 
 TEST_F(BadInvocationTest, EventsConnectBlamesConnect) {
   expect_usage_error({kBin + "/eboard-events", "--connect", "foo:bar"},
-                     "eboard-events: --connect 'foo:bar': expected unix:PATH or tcp:HOST:PORT");
+                     "eboard-events: --connect 'foo:bar': expected unix:PATH, tcp:HOST:PORT or "
+                     "tls:HOST:PORT");
+}
+
+TEST_F(BadInvocationTest, EventsDoesNotReadOverTls) {
+  expect_usage_error({kBin + "/eboard-events", "--connect", "tls:127.0.0.1:7343"},
+                     "eboard-events: --connect 'tls:127.0.0.1:7343': tls: is for control "
+                     "(eboard-ctl); read the stream over unix: or tcp:");
 }
 
 TEST_F(BadInvocationTest, EventsNegativeFromSeq) {

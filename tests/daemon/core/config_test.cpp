@@ -169,7 +169,7 @@ TEST(Config, ListenHostMustBeAnIpAddress) {
   EXPECT_TRUE(parse_listen_address("tcp:localhost:1").ok());
   // eboard-events names its own option.
   EXPECT_EQ(parse_listen_address("foo:bar", "--connect").error(),
-            "--connect 'foo:bar': expected unix:PATH or tcp:HOST:PORT");
+            "--connect 'foo:bar': expected unix:PATH, tcp:HOST:PORT or tls:HOST:PORT");
 }
 
 TEST(Config, StrayArgumentIsAnError) {
