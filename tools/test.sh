@@ -75,6 +75,18 @@ if [ "$ci" = "true" ] || [ "${EBOARD_FUZZ_TESTS:-}" = "1" ]; then
     passed=$((passed + 1))
   done
 fi
+# arm64 (the Raspberry Pi): the unit tests cross-built and run under qemu-user. The whole
+# arm64 suite and the amd64/arm64 answers check: tools/test-arm64.sh (not in CI).
+if [ "$ci" = "true" ] || [ "${EBOARD_ARM64_TESTS:-}" = "1" ]; then
+  step "arm64 unit tests under qemu-user"
+  log=$(mktemp)
+  CI=$ci tools/test-arm64.sh --unit 2>&1 | tee "$log"
+  status=${PIPESTATUS[0]}
+  n=$(sed -n 's/.*tests passed, 0 tests failed out of \([0-9]*\).*/\1/p' "$log" | tail -1)
+  rm -f "$log"
+  [ "$status" -eq 0 ] || exit "$status"
+  passed=$((passed + ${n:-0}))
+fi
 step "all passed"
 # The closing line counts every ctest test and every fuzz target run.
 echo "tests: $passed passed, 0 failed"
