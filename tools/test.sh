@@ -2,7 +2,7 @@
 # The README's test command: installs missing Debian packages, configures, builds and
 # runs the whole suite. With CI=true it also treats warnings as errors, runs the unit
 # tests again under AddressSanitizer + UndefinedBehaviorSanitizer and runs every fuzz
-# target for a bounded time (EBOARD_FUZZ_SECONDS each, default 30).
+# target for a bounded time (EBOARD_FUZZ_SECONDS each, default 15).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -62,7 +62,7 @@ if [ "$ci" = "true" ] || [ "${EBOARD_FUZZ_TESTS:-}" = "1" ]; then
   CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DEBOARD_FUZZ=ON -DEBOARD_BENCHMARKS=OFF -DEBOARD_WERROR=$werror
   cmake --build build-fuzz -j "$jobs" --target eboard_fuzzers
-  seconds=${EBOARD_FUZZ_SECONDS:-30}
+  seconds=${EBOARD_FUZZ_SECONDS:-15}
   for fuzzer in build-fuzz/bin/fuzz_*; do
     name=$(basename "$fuzzer")
     corpus=$(mktemp -d)
