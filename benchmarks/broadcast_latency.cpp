@@ -1,4 +1,4 @@
-// Broadcast latency end to end (issue 7 "How fast"; BENCHMARKS.md): from a field update
+// Broadcast latency end to end (BENCHMARKS.md): from a field update
 // on the emulated board to the event's arrival at (a) an MQTT subscriber through a local
 // mosquitto broker and (b) a WebSocket client of the daemon's /ws, in one run:
 //

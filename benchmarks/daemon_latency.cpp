@@ -1,4 +1,4 @@
-// eboardd's end-to-end figures (issue 6 "How fast"; BENCHMARKS.md):
+// eboardd's end-to-end figures (BENCHMARKS.md):
 //
 //   bench_daemon_latency latency [--pace-ms N] [--fsync
 //   after-publish(default)|always|interval|never] [--games G]

@@ -1,4 +1,4 @@
-// Move recognition cost over the whole shared corpus (issue 4, "How fast"): every game of
+// Move recognition cost over the whole shared corpus: every game of
 // ../shared/data/pgn/*.pgn scripted with the `rough` noise model (seed 1), then replayed
 //   - per square change through the MoveRecognizer alone, each change timed on its own:
 //     median and 99th percentile in ns (the steady_clock pair's own cost subtracted);

@@ -1,4 +1,4 @@
-// Capped exponential backoff for reconnecting a vanished device (issue 3, "Discovery").
+// Capped exponential backoff for reconnecting a vanished device.
 // The caller owns the timer: it asks for the next delay, arms a timer, and calls reset()
 // once the device is confirmed again. No clock is read here.
 #pragma once

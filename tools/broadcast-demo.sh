@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The broadcast set-up of an event on one machine (issue 7 "Done means"): a local
+# The broadcast set-up of an event on one machine: a local
 # mosquitto broker on a loopback port, two eboardd daemons ("pi1" with two boards, "pi2"
 # with one) playing real games on emulated DGT boards, each publishing to the broker and
 # serving its live PGN and overlay, the event relay (eboard-relay: the round's PGN for a

@@ -4,7 +4,7 @@
 // (device_link.h) passes `now` as milliseconds on the board's time line, so the whole
 // session is testable with chosen timestamps.
 //
-// Recovery (issue 6 item 8): resume() takes the state folded from the journal and
+// Recovery: resume() takes the state folded from the journal and
 // restarts the game at the last completed move (move numbers continue; the tracker's own
 // gameStarted is not repeated). The first full dump after a (re)connect is then judged
 // against the committed position together with the clock's running side

@@ -37,7 +37,7 @@ struct ListenAddress {
   std::string text;  // as given
 };
 
-// When the journal is flushed to stable storage (issue 6 item 8).
+// When the journal is flushed to stable storage.
 enum class FsyncPolicy : std::uint8_t {
   kAlways,    // fdatasync after every record, before its event is published
   kInterval,  // at most once a second: a power cut may lose the last second

@@ -1,4 +1,4 @@
-// CRC-32C (Castagnoli), the checksum of each journal record (issue 6 item 8). Chosen over
+// CRC-32C (Castagnoli), the checksum of each journal record. Chosen over
 // zlib's CRC-32 because it detects more error patterns at this record size and needs no
 // library; the table is built at compile time and never changes.
 #pragma once

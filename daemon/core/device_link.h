@@ -2,7 +2,7 @@
 // reconnection with capped backoff, and the one timer that serves the driver's and the
 // game's deadlines - all on the event loop, never blocking (style.md "Event loop and I/O").
 // What the driver reports goes to the board's BoardSession; link changes become
-// deviceStatus events (issue 6 item 4: connect, loss, resync).
+// deviceStatus events (connect, loss, resync).
 //
 // `dgt:auto,serial=N` tries each candidate port in turn (serial_ports.h): a candidate
 // is kept once the board on it names the wanted serial number, and is then handshaken

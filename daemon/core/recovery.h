@@ -1,5 +1,5 @@
 // After a restart or a reconnect: which moves were made on the board while nobody was
-// listening (issue 6 item 8). The board's full dump is compared with the committed
+// listening. The board's full dump is compared with the committed
 // position; if exactly one sequence of legal moves (up to kMaxMissedPlies) leads from
 // the committed position to the dumped placement, and the clock's running side is the
 // side to move after it, those moves are what happened. Anything else - no sequence,

@@ -1,6 +1,6 @@
 // Seqs reserved ahead, durably, so that `--journal-fsync after-publish` can publish an
 // event before its journal record is synced and still never give a seq a consumer has
-// seen to a different event (issue 6; BENCHMARKS.md "The daemon", "Reading").
+// seen to a different event (BENCHMARKS.md "The daemon").
 //
 // The problem: after-publish writes a record (pwrite, page cache), publishes it at once
 // and lets the sync worker fdatasync it right after. A kill -9 loses nothing (the page

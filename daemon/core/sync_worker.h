@@ -1,5 +1,5 @@
 // The one thread that runs the journals' fdatasync calls, so a disk's sync latency never
-// stalls the event loop (issue 6 item 2: "no blocking call on the loop"). The loop writes
+// stalls the event loop ("no blocking call on the loop"). The loop writes
 // records with write(2) itself (a few hundred bytes into the page cache) and hands the
 // worker "sync these files"; the worker syncs them in order and calls `done` on its own
 // thread, which posts the completion back to the loop (asio::post is thread-safe).

@@ -1,4 +1,4 @@
-// DGT 3000 display messages (issue 7 item 5): the last move, "ILLEGAL", a flag or the
+// DGT 3000 display messages: the last move, "ILLEGAL", a flag or the
 // result, shown on the clock of boards that enable it (--clock-display), through the DGT
 // driver's clock command queue (protocols.md §1.9: ASCII 0x0C, then END 0x03 to show the
 // times again). Only text commands are sent - never SETNRUN - so the clock's running

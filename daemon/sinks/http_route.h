@@ -1,4 +1,4 @@
-// Which page a request target names (issue 7 items 3, 4). The targets come from anyone
+// Which page a request target names. The targets come from anyone
 // who can reach the port, so this is a parser facing the outside: it never throws, never
 // allocates more than the target's size and accepts only the forms listed (fuzzed in
 // tests/fuzz/fuzz_http_route.cpp).

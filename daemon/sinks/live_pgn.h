@@ -1,4 +1,4 @@
-// One board's live PGN for the online broadcast (interfaces.md §5; issue 7 item 3), built
+// One board's live PGN for the online broadcast (interfaces.md §5), built
 // only from the events players and spectators may see (rules.md D14: the caller feeds
 // public events; this class ignores any other).
 //

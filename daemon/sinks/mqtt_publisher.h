@@ -1,4 +1,4 @@
-// The MQTT publisher (interfaces.md §4 "MQTT"; issue 7 item 1): every event of every
+// The MQTT publisher (interfaces.md §4 "MQTT"): every event of every
 // board on eboard/v1/<site>/<node>/<board>/events at QoS 1, each board's retained
 // Snapshot on .../state and live PGN on .../pgn, and the daemon's retained status
 // ("online", Last-Will "offline") on eboard/v1/<site>/<node>/status.

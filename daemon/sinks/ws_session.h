@@ -1,4 +1,4 @@
-// One WebSocket client: of /ws?board=ID (issue 7 item 4: one board's public events) or of
+// One WebSocket client: of /ws?board=ID (one board's public events) or of
 // the arbiter console's /arbiter/ws (every board; console_feed.h). The opening messages
 // first (for /ws the board's Snapshot: an OBS browser source reloads the page on scene
 // changes, so every connect starts from a full picture), then the events the client may

@@ -4,7 +4,7 @@
 //
 // The problem: a position change that is not a move cannot be written in SAN - an illegal
 // move that stood (rules.md D5: A.5.2, B.3, the claim-only sets let it stand), the arbiter
-// setting up a position. Issue 7 §3: the game record then ends with a comment naming what
+// setting up a position. So the game record then ends with a comment naming what
 // happened, and the game goes on as a new record with the same tags plus SetUp/FEN of the
 // position after it, so a broadcast that matches games by players and by position in the
 // file keeps following it. A completed move that is not legal in the position held (a

@@ -141,7 +141,7 @@ Analysis WinnabilityAnalyzer::analyse(const Position& pos, Color side, AnalysisM
 }
 
 // A large budget whose pass can finish, in this order (each share measured on the CHA
-// vectors at 500k nodes, BENCHMARKS.md "Unwinnability analysis", session 4):
+// vectors at 500k nodes, BENCHMARKS.md "Unwinnability analysis"):
 // 1. A short helpmate search (1,000 nodes): nearly every real position ends here (the
 //    lichess finals need a median of 33 nodes).
 // 2. The first walk, aimed at the best corner, for 4,000 nodes: it settles two thirds of

@@ -1,4 +1,4 @@
-// Faults for tests (issue 3): what cables, hubs and a tournament hall do to the byte
+// Faults for tests: what cables, hubs and a tournament hall do to the byte
 // stream. Applied per message on the way out of the emulator; seeded, so a run repeats.
 //   garbage N   after every N-th message, 1-3 random bytes (never a whole valid message:
 //               the shortest DGT message is 4 bytes)

@@ -1,4 +1,4 @@
-// Random square changes, presses and time steps fed to a GameTracker (issue 4). Checks
+// Random square changes, presses and time steps fed to a GameTracker. Checks
 // the recognizer's invariants after every input:
 // - a moveCompleted comes only from a press, from the game end (completion GAME_END), from
 //   the same player's next move on the board (NEXT_MOVE, 6.2.1.2: only on a square

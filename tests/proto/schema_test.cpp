@@ -38,7 +38,7 @@ const FieldDescriptor* kind_field(const std::string& json_name) {
 // claimAvailable, flag_fall -> flagFell, game_over -> gameEnded, count_for_side ->
 // count), then eboard-replay --raw's squareChanged (interfaces.md §2), then the daemon's
 // seqsLost: an extension (interfaces.md §4 "more may be added") that declares the one gap
-// a power cut can leave under the default --journal-fsync after-publish (issue 6, README
+// a power cut can leave under the default --journal-fsync after-publish (README
 // "Journal"), storageStatus, the journal's disk failing and recovering (interfaces.md
 // §4, daemon/core/journal.h), and commandApplied: the journal's and the audit trail's
 // record of an operator's or arbiter's command (interfaces.md §6.1; recovery plays the
@@ -189,7 +189,7 @@ TEST(Schema, EveryEnumStartsWithUnspecified) {
   EXPECT_GE(enums, 20);
 }
 
-// interfaces.md §4 / issue 6: 32-bit integers so the JSON mapping prints numbers.
+// interfaces.md §4: 32-bit integers so the JSON mapping prints numbers.
 TEST(Schema, NoSixtyFourBitIntegers) {
   int messages = 0;
   for (const FileDescriptor* file : schema_files()) {

@@ -1,4 +1,4 @@
-// eboard-events --mqtt HOST:PORT --site NAME (interfaces.md §2; issue 7 item 2): one
+// eboard-events --mqtt HOST:PORT --site NAME (interfaces.md §2): one
 // operator watching a whole event - every board on every daemon - through the broker.
 // It subscribes to eboard/v1/<site>/#, starts each board from its retained state (or,
 // with --from-seq N, from seq N as far as the daemons' journals have it), hands on each

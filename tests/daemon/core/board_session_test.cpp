@@ -103,7 +103,7 @@ TEST_F(SessionTest, ResumesAtTheLastMoveAndRecoversMovesMadeWhileDown) {
   EXPECT_EQ(completed(), (std::vector<std::string>{"3:g1f3R", "4:b8c6"}));
 }
 
-// Issue 6 gap: the resumed clock model started from the time control again (180 s plus a
+// Once the resumed clock model started from the time control again (180 s plus a
 // start increment); it continues from the journal's times.
 TEST_F(SessionTest, ResumedClocksContinueFromTheJournal) {
   {

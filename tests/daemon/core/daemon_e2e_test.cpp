@@ -1,5 +1,5 @@
 // eboardd end to end: the DGT emulator on a pty -> eboardd -> consumers, as real
-// processes over real ptys and sockets (issue 6 "Tests"). Waits are on output with
+// processes over real ptys and sockets. Waits are on output with
 // bounded timeouts, never fixed sleeps.
 #include <gtest/gtest.h>
 #include <netinet/in.h>

@@ -1,4 +1,4 @@
-// Install rules and the Debian package (issue 6 item 9): `cmake --install` of this build
+// Install rules and the Debian package: `cmake --install` of this build
 // into a DESTDIR puts the programs, the systemd unit, the udev rules and the example
 // configuration where Debian expects them, and the installed programs run (the .deb made
 // from such an install is checked by tools/package.sh and CI). Real commands, no mocks.

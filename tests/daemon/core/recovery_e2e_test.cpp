@@ -1,4 +1,4 @@
-// Crash recovery keeps what the game has counted (issue 6 item 8; recovery.h replay_game):
+// Crash recovery keeps what the game has counted (recovery.h replay_game):
 // the DGT emulator plays a game in which White has completed one illegal move (a press
 // without a move, rules.md D6) before the daemon is killed with SIGKILL; restarted at once,
 // the daemon must count White's next one as the second - which loses under fide-standard

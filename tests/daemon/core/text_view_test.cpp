@@ -1,5 +1,5 @@
 // The text view's one-line event texts say what happened in words an arbiter reads at a
-// glance (issue 6 item 7).
+// glance.
 #include "daemon/core/text_view.h"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// DGT 3000 display messages end to end (issue 7 item 5): eboardd with an emulated board
+// DGT 3000 display messages end to end: eboardd with an emulated board
 // (sim:, so eboard-sim dgt runs on a pty behind the real DGT driver) and --clock-display;
 // the emulator reports on stderr (which the daemon's sim child shares) every text the
 // host put on the clock's display. Every completed move's text and the result must reach

@@ -1,4 +1,4 @@
-// Live PGN, WebSocket and overlay end to end (issue 7 "Tests"): eboardd with emulated
+// Live PGN, WebSocket and overlay end to end: eboardd with emulated
 // boards and --http; a real HTTP client fetches /live.pgn during and after a game and
 // Debian's pgn-extract must read it without a diagnostic; a second fetch with the ETag
 // gets 304; the overlay page in headless Chromium shows the final position and clocks

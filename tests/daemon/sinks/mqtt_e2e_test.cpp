@@ -1,4 +1,4 @@
-// MQTT fan-in end to end (issue 7 "Tests"): a real mosquitto broker on a loopback port,
+// MQTT fan-in end to end: a real mosquitto broker on a loopback port,
 // two eboardd processes with emulated boards publishing to it, and a subscriber that
 // must see every board's complete, gap-free sequence - also across a broker restart in
 // the middle of the games - plus the retained state/PGN, and the status topic's

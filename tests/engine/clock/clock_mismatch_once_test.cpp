@@ -1,5 +1,5 @@
 // A lasting disagreement with the hardware clock is reported once, not with every
-// reading (issue 6 known gap: the demo's journal filled with a clockMismatch every 50 ms).
+// reading (the demo's journal filled with a clockMismatch every 50 ms).
 // Time is injected; these tests never sleep.
 #include <gtest/gtest.h>
 

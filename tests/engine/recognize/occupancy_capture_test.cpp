@@ -35,8 +35,8 @@ TEST(OccupancyCapture, EarlierFlickerOnAnotherVictimDoesNotChooseTheCapture) {
 }  // namespace
 }  // namespace eboard::engine::testing
 
-// Illegal moves on an occupancy-only board: as precise as occupancy allows (item 4 of
-// issue 4; illegal_analysis.h says what it cannot tell).
+// Illegal moves on an occupancy-only board: as precise as occupancy allows
+// (illegal_analysis.h says what it cannot tell).
 namespace eboard::engine::testing {
 namespace {
 

@@ -1,4 +1,4 @@
-// One test per way people move pieces (issue 4, "Tests"): a real GameTracker fed lifts,
+// One test per way people move pieces: a real GameTracker fed lifts,
 // puts and presses at chosen times.
 #include <gtest/gtest.h>
 

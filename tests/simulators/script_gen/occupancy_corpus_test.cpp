@@ -1,6 +1,6 @@
 // Every game of ../shared/data/pgn/*.pgn scripted as an occupancy-only board reports it
-// (protocols.md §10: `?` for every piece, a `promote` line for each under-promotion;
-// issue 4 item 7), with the human and rough noise models and two seeds each, replayed in
+// (protocols.md §10: `?` for every piece, a `promote` line for each under-promotion),
+// with the human and rough noise models and two seeds each, replayed in
 // process through a real GameTracker: the completed moves must be exactly the game's,
 // with no completed illegal move. Reports games, replays, moves and sensor events.
 #include <gtest/gtest.h>
