@@ -192,6 +192,21 @@ TEST(ConsoleE2e, ArbiterAcceptsAProposedResultInChromium) {
       "document.querySelector('#tile-c1 .res[data-result=\"0-1\"]:not(.prop)')", 10s))
       << chrome.evaluate("document.getElementById('tile-c1').innerText");
   EXPECT_TRUE(chrome.wait_for(proposal + " === undefined", 10s));
+  // The ruling's audit record: journalled and streamed, naming the console session.
+  EXPECT_TRUE(daemon.wait_for(
+      [](const std::string& out, const std::string&) {
+        for (const auto& e : printed(out)) {
+          if (e.board_id() != "c1" || !e.has_command_applied()) continue;
+          const auto& applied = e.command_applied();
+          if (applied.command().has_ruling() && applied.outcome().ok() &&
+              applied.client().rfind("console:", 0) == 0 &&
+              applied.client().find("@127.0.0.1") != std::string::npos)
+            return true;
+        }
+        return false;
+      },
+      10s))
+      << daemon.out();
 
   // The viewers kept getting c2's events while the console worked, the stalled one aside.
   EXPECT_TRUE(poll_until([&] { return viewers.ended() >= 50; }, 20s)) << viewers.ended();
