@@ -13,6 +13,17 @@
 //   read error / EOF (unplugged)     -> drop the decoder's link state with on_disconnected(),
 //                                       reconnect with backoff (reconnect.h), on_connected again
 // Events are appended to out.events in arrival order; out is never cleared by the decoder.
+//
+// Synchronisation: a decoder's picture of the board is stale from a connect, and from
+// every resynchronisation (bytes discarded, a message cut), until the device's next full
+// report. in_sync() says which; the decoder reports LinkStatus kResync when the picture
+// goes stale and LinkStatus kInSync when the full report that restores it arrived (its
+// PlacementSeen comes just before). Square changes are only reported while in sync, so a
+// caller that waits for kInSync judges the board's own state, never a guess.
+//
+// The families (factory.h): DGT (dgt/), Millennium ChessLink (chesslink/), Chessnut
+// (chessnut/), Certabo (certabo/). Each family's folder holds its decoder; the factory
+// is the only place that names them all.
 #pragma once
 
 #include <chrono>
@@ -42,6 +53,23 @@ struct DecoderCounters {
   std::uint64_t clock_failures = 0;
 };
 
+// What a device family can do (protocols.md §10).
+enum class Sensing : std::uint8_t { kIdentity, kOccupancy };
+struct DecoderTraits {
+  bool clock = false;   // a clock reaches us on the same link (DGT only)
+  bool lights = false;  // the board has LEDs that set_lights() drives
+  Sensing sensing = Sensing::kIdentity;
+};
+
+// Squares to light, as bitboards in the engine's numbering (bit 0 = a1, bit 63 = h8):
+// `blink` squares flash where the hardware can (ChessLink), and are lit steadily where it
+// cannot. Both empty: all lights off.
+struct Lights {
+  std::uint64_t steady = 0;
+  std::uint64_t blink = 0;
+  bool operator==(const Lights&) const = default;
+};
+
 class Decoder {
  public:
   virtual ~Decoder() = default;
@@ -54,6 +82,17 @@ class Decoder {
   // Queues a clock command (one in flight at a time). False when the device has no clock.
   virtual bool send_clock(const ClockCommand& command, TimePoint now, DecoderOutput& out) = 0;
   virtual DecoderCounters counters() const = 0;
+  virtual DecoderTraits traits() const = 0;
+  // False while the picture of the board is stale (see the top of this file).
+  virtual bool in_sync() const = 0;
+  // Shows `lights` on the board's LEDs; false when it has none or the link is not up.
+  // Never waits for an answer: sensor reports keep flowing while the LEDs are set.
+  virtual bool set_lights(const Lights& /*lights*/, TimePoint /*now*/, DecoderOutput& /*out*/) {
+    return false;
+  }
+  // Learns the pieces again from the next start position (Certabo); false when the family
+  // needs no calibration.
+  virtual bool recalibrate(TimePoint /*now*/, DecoderOutput& /*out*/) { return false; }
 };
 
 }  // namespace eboard::drivers

@@ -41,6 +41,9 @@ char piece_letter(Piece piece);
 std::optional<Piece> piece_from_letter(char letter);
 
 using Placement = std::array<Piece, 64>;
+// The standard start position, and a placement turned round (square s read as 63 - s).
+Placement start_placement();
+Placement rotated(const Placement& placement);
 
 enum class ClockSide : std::uint8_t { kLeft, kRight };
 using Millis = std::chrono::milliseconds;
@@ -94,7 +97,9 @@ enum class InfoKind : std::uint8_t {
   kTrademark,
   kBusAddress,
   kClockVersion,
-  kBattery
+  kBattery,
+  kModel,        // the board model, when the device tells it (ChessLink version, USB product)
+  kOrientation,  // how the board was found to be connected (ChessLink cable side)
 };
 struct DeviceInfo {
   InfoKind kind = InfoKind::kVersion;
@@ -105,7 +110,10 @@ enum class LinkState : std::uint8_t {
   kConfirmed,  // the device answered the handshake: it is what we think it is
   kNoAnswer,   // the handshake went unanswered (wrong device, or asleep)
   kSilent,     // a confirmed device stopped answering keep-alives
-  kResync,     // bytes were discarded; a full dump was requested
+  kResync,     // bytes were discarded; a full dump was requested (the picture is stale)
+  kInSync,     // the full report after a connect or a resync arrived (decoder.h)
+  kRefused,    // the device answered but cannot be used as it is (detail says why, e.g. a
+               // Certabo calibration from a wrong set-up); the link stays open
 };
 struct LinkStatus {
   LinkState state = LinkState::kConfirmed;
@@ -116,9 +124,16 @@ struct ChangeLog {
   std::vector<std::uint8_t> bytes;
 };  // EEPROM read-out, protocols.md §1.11
 
-using SensorEvent = std::variant<PlacementSeen, SquareChanged, ClockReading, LeverPressed,
-                                 FlagShown, BothFlagsShown, ClockAbsent, ClockAck,
-                                 ClockCommandFailed, DeviceInfo, LinkStatus, ChangeLog>;
+// A board's piece calibration changed (Certabo: which RFID tag is which piece): the caller
+// stores `text` and gives it back to the next decoder of this board (factory.h).
+struct Calibration {
+  std::string text;
+};
+
+using SensorEvent =
+    std::variant<PlacementSeen, SquareChanged, ClockReading, LeverPressed, FlagShown,
+                 BothFlagsShown, ClockAbsent, ClockAck, ClockCommandFailed, DeviceInfo, LinkStatus,
+                 ChangeLog, Calibration>;
 
 // --- clock commands (what the daemon may ask a clock to do) --------------------------------
 struct ClockText {

@@ -12,6 +12,7 @@
 
 #include "daemon/core/option_number.h"
 #include "daemon/round/round_sheet.h"
+#include "drivers/factory.h"
 #include "engine/clock/time_control.h"
 #include "engine/rules/rule_params.h"
 #include "engine/rules/rule_set.h"
@@ -36,12 +37,22 @@ po::options_description describe_options() {
      "a board (repeatable). DRIVER `dgt`: DEVICE is a tty path, or `auto` with `serial=N` "
      "to find the board with that serial number, or `auto` alone for the first DGT board "
      "found that no other --board holds or names (one board each; waits until one is "
-     "plugged in); `sim`: DEVICE is a sensor script played by "
-     "`eboard-sim dgt` on a pseudo-terminal through the real DGT driver. Keys: "
-     "`serial=N`, `white=left|right|auto` (the clock side White sits on; default auto), "
+     "plugged in); `chesslink` (Millennium ChessLink/eONE): a tty path or `auto`; "
+     "`chessnut` (Air/Air+/Pro): `usb`; `certabo`: a tty path or `auto` (these three: "
+     "`serial=N` is their USB adapter's, and `auto` or `usb` alone takes a free board as "
+     "for dgt); `sim`: DEVICE is a sensor script played by `eboard-sim dgt` on a "
+     "pseudo-terminal through the real DGT driver. Keys: `serial=N`, "
+     "`white=left|right|auto` (the clock side White sits on; default auto), "
      "`clock=none|auto` (none: no clock reaches the daemon, moves complete when the "
      "opponent begins or after a settle time; auto, the default: so when the device "
-     "reports no clock). Without any --board the demo runs")
+     "reports no clock, as ChessLink, Chessnut and Certabo boards always do). Without any "
+     "--board the demo runs")
+    ("board-lights", po::value<std::vector<std::string>>()->composing()->value_name("BOARD|all"),
+     "show on the board's LEDs (where it has them) the squares of a pending illegal move and, "
+     "for a moment, the last completed move (repeatable)")
+    ("usb-emulator", po::value<std::string>()->value_name("DIR"),
+     "use the emulated USB bus in DIR (`eboard-sim chessnut --usb-bus DIR`) instead of "
+     "libusb; for tests and demonstrations")
     ("rules", po::value<std::string>()->value_name("NAME"),
      "rule set of rules.md §2 (fide-standard, fide-rapid, fide-blitz, legacy-blitz, "
      "semilampo-15, pskov-blitz); default fide-standard")
@@ -307,6 +318,11 @@ std::optional<std::string> fill_daemon_options(const po::variables_map& vm, Daem
   c.sim_program = get<std::string>(vm, "sim-program").value_or("");
   c.runtime_dir = get<std::string>(vm, "runtime-dir").value_or("");
   if (auto error = fill_limits(vm, c)) return error;
+  c.usb_emulator = get<std::string>(vm, "usb-emulator").value_or("");
+  if (vm.count("board-lights")) c.board_lights = vm["board-lights"].as<std::vector<std::string>>();
+  for (const auto& name : c.board_lights) {
+    if (name != "all" && !names.count(name)) return "--board-lights: no board '" + name + "'";
+  }
   const std::string print = get<std::string>(vm, "print").value_or(c.demo ? "text" : "none");
   if (print == "none")
     c.print = PrintFormat::kNone;
@@ -385,8 +401,20 @@ Result<BoardConfig> parse_board_option(std::string_view text) {
   auto spec = drivers::parse_board_spec(text.substr(equals + 1));
   if (auto* error = std::get_if<drivers::SpecError>(&spec)) return Error{quoted + error->message};
   board.spec = std::get<drivers::BoardSpec>(spec);
-  if (board.spec.driver != "dgt" && board.spec.driver != "sim") {
-    return Error{quoted + "unknown driver '" + board.spec.driver + "' (known: dgt, sim)"};
+  const drivers::DriverInfo* driver = drivers::find_driver(board.spec.driver);
+  if (!driver && board.spec.driver != "sim") {
+    return Error{quoted + "unknown driver '" + board.spec.driver +
+                 "' (known: " + drivers::driver_names() + ", sim)"};
+  }
+  const bool usb = driver && driver->transport == drivers::TransportKind::kUsbHid;
+  if (usb && board.spec.device != "usb") {
+    return Error{quoted + board.spec.driver + " boards are reached over USB: the device is `usb`"};
+  }
+  if (driver && !usb && board.spec.device == "usb") {
+    return Error{quoted + board.spec.driver + " boards are serial devices: a path or `auto`"};
+  }
+  if (board.spec.white != drivers::WhiteSetting::kAuto && driver && board.spec.driver != "dgt") {
+    return Error{quoted + "white= applies to boards with a clock on their cable (dgt)"};
   }
   if (board.spec.driver == "sim" && board.spec.serial) {
     return Error{quoted + "serial= does not apply to sim boards"};

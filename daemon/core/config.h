@@ -24,7 +24,7 @@ namespace eboard::daemon {
 
 struct BoardConfig {
   std::string name;         // the NAME of `--board NAME=...`, also the events' boardId
-  drivers::BoardSpec spec;  // driver "dgt" or "sim"; for "sim" `device` is the script path
+  drivers::BoardSpec spec;  // a factory driver or "sim"; for "sim" `device` is the script path
   std::string text;         // as given, for messages
 };
 
@@ -71,8 +71,10 @@ struct DaemonConfig {
   std::string control_token;  // read from --control-token-file; "" = no TCP control
   double demo_speed = 10.0;
   double sim_speed = 1.0;
-  std::string sim_program;  // "" = eboard-sim next to eboardd
-  std::string runtime_dir;  // where sim: boards' pty links live
+  std::string sim_program;                // "" = eboard-sim next to eboardd
+  std::string runtime_dir;                // where sim: boards' pty links live
+  std::string usb_emulator;               // --usb-emulator DIR: the emulated USB bus; "" = libusb
+  std::vector<std::string> board_lights;  // --board-lights: board names, or "all"
   std::size_t consumer_queue_bytes = std::size_t{4} << 20;
   ConnectionLimits limits;
   PrintFormat print = PrintFormat::kNone;

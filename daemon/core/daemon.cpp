@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
@@ -12,6 +13,7 @@
 #include <fstream>
 #include <memory>
 
+#include "daemon/core/board_lights.h"
 #include "daemon/core/board_session.h"
 #include "daemon/core/command_journal.h"
 #include "daemon/core/demo_game.h"
@@ -25,6 +27,7 @@
 #include "daemon/core/text_view.h"
 #include "daemon/core/tls_context.h"
 #include "daemon/core/tls_listener.h"
+#include "daemon/core/usb_watcher.h"
 #include "daemon/sinks/sinks.h"
 #include "eboard/v1/json.h"
 #include "simulators/script/script_reader.h"
@@ -128,16 +131,36 @@ Result<GameSetup> setup_for(const BoardConfig& board, const DaemonConfig& config
   return setup;
 }
 
-// The serial numbers and device paths boards are named by: a `dgt:auto` board without
-// serial= takes none of them (port_claims.h).
+// The serial numbers and device paths boards are named by: an auto board without
+// serial= takes none of them (port_claims.h). A serial number is a DGT board's own or, for
+// the families without one, their USB adapter's (device_link.h).
 PortClaims named_ports(const std::vector<BoardConfig>& boards) {
   PortClaims ports;
   for (const auto& board : boards) {
-    if (board.spec.driver != "dgt") continue;
+    if (board.spec.driver == "sim") continue;  // its pty is the daemon's own
     if (board.spec.serial) ports.name_serial(*board.spec.serial);
-    if (board.spec.device != "auto") ports.name_path(board.spec.device);
+    if (board.spec.device != "auto" && board.spec.device != "usb") {
+      ports.name_path(board.spec.device);
+    }
   }
   return ports;
+}
+
+// The USB bus when a board needs one: a USB board, or one found by `auto` (hot-plug).
+std::unique_ptr<drivers::UsbBus> open_usb_bus(const DaemonConfig& config, Logger& logger) {
+  const bool needed = std::any_of(config.boards.begin(), config.boards.end(), [](const auto& b) {
+    return b.spec.device == "auto" || b.spec.device == "usb";
+  });
+  if (!needed) return nullptr;
+  std::string error;
+  auto bus = config.usb_emulator.empty() ? drivers::make_libusb_bus(error)
+                                         : drivers::make_emulated_bus(config.usb_emulator, error);
+  if (!bus) {
+    logger.warning(error + ": no USB boards, no hot-plug (ports are rescanned instead)");
+  } else if (bus->hotplug_fd() < 0) {
+    logger.info(bus->name() + " has no hot-plug support: rescanning every 2 s");
+  }
+  return bus;
 }
 
 struct Board {
@@ -150,6 +173,18 @@ struct Board {
 // The arbiter's clock corrections, which a hardware clock must be told of.
 bool corrects_clock(const v1::Command& c) {
   return c.has_add_time() || c.has_set_clock() || c.has_pause() || c.has_resume();
+}
+
+// Recalibrate is the device's business, not the game's (a Certabo board's RFID tags).
+v1::Ack recalibrate(const v1::Command& command, DeviceLink& link) {
+  v1::Ack ack;
+  ack.set_command_id(command.command_id());
+  ack.set_ok(link.recalibrate());
+  if (!ack.ok()) {
+    ack.set_code(v1::ACK_ERROR_REJECTED);
+    ack.set_error("recalibrate: board '" + command.board_id() + "' needs no calibration");
+  }
+  return ack;
 }
 
 // eboard-ctl status/proposals (frame.proto StatusRequest): each board's folded state and
@@ -320,7 +355,8 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
       return ack;
     }
     const Millis now = boards[*board].link->session_now();
-    ack = boards[*board].session->command(command, now);
+    ack = command.has_recalibrate() ? recalibrate(command, *boards[*board].link)
+                                    : boards[*board].session->command(command, now);
     if (ack.ok() && corrects_clock(command)) {
       if (const auto set = boards[*board].session->clock_setting(now)) {
         boards[*board].link->send_clock(*set);
@@ -339,6 +375,12 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
       },
       {config.control_token, run_command}, say);
   if (!sinks) return fail(sinks.error());
+
+  // The USB bus: hot-plug for boards found by serial number, and the Chessnut's HID link.
+  std::unique_ptr<drivers::UsbBus> usb_bus = open_usb_bus(config, logger);
+  const DeviceLink::Log link_log = [&logger](LogLevel level, const std::string& line) {
+    logger.log(level, line);
+  };
 
   for (std::size_t i = 0; i < boards.size(); ++i) {
     Board& board = boards[i];
@@ -365,10 +407,33 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
       spec.device = link;
     }
     // A sped-up emulator's game runs on a sped-up time line (device_link.h).
-    const double time_scale = board.sim && sim_speed > 0 ? sim_speed : 1.0;
-    board.link =
-        std::make_unique<DeviceLink>(io, clock, epoch, spec, *board.session, say, time_scale);
+    LinkOptions link_options;
+    link_options.time_scale = board.sim && sim_speed > 0 ? sim_speed : 1.0;
+    link_options.usb = usb_bus.get();
+    link_options.state_dir = config.journal_dir;
+    board.link = std::make_unique<DeviceLink>(io, clock, epoch, spec, *board.session, link_log,
+                                              link_options);
     board.link->share_ports(ports);
+  }
+  std::optional<UsbWatcher> usb_watcher;
+  if (usb_bus) {
+    usb_watcher.emplace(io, *usb_bus, [&boards](const std::vector<drivers::UsbEvent>& events) {
+      for (auto& board : boards) board.link->on_usb_events(events);
+    });
+  }
+  std::unique_ptr<BoardLights> lights;
+  if (!config.board_lights.empty()) {
+    std::vector<bool> enabled;
+    for (const auto& board : boards) {
+      const auto& names = config.board_lights;
+      enabled.push_back(std::find(names.begin(), names.end(), "all") != names.end() ||
+                        std::find(names.begin(), names.end(), board.config.name) != names.end());
+    }
+    lights = std::make_unique<BoardLights>(io, clock, enabled,
+                                           [&boards](std::size_t b, const drivers::Lights& l) {
+                                             return boards[b].link->set_lights(l);
+                                           });
+    hub.add_listener(lights.get());
   }
 
   ConsumerContext context{

@@ -1,8 +1,11 @@
 #include "daemon/core/device_link.h"
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 
 #include "drivers/transport/serial_ports.h"
+#include "drivers/transport/tty_port.h"
 
 namespace eboard::daemon {
 namespace {
@@ -12,36 +15,97 @@ using boost::system::error_code;
 namespace asio = boost::asio;
 
 constexpr auto kProbeTime = std::chrono::seconds(3);
+// With hot-plug, a board that is not there is looked for on arrivals; this rescan only
+// catches ports that come without a USB arrival (a Bluetooth rfcomm bound later).
+constexpr auto kSafetyRescan = std::chrono::seconds(30);
+// A USB serial adapter's tty appears a moment after the USB device itself.
+constexpr auto kTtyAppears = std::chrono::milliseconds(500);
 
-std::string looking_for(const drivers::BoardSpec& spec) {
-  if (spec.device != "auto") return spec.device;
-  return spec.serial ? "looking for serial " + *spec.serial : "looking for a DGT board";
+class SessionListener final : public LinkListener {
+ public:
+  explicit SessionListener(BoardSession& session) : session_(session) {}
+  const std::string& board_id() const override { return session_.board_id(); }
+  void on_link_up() override { session_.on_link_up(); }
+  void on_sensor(const drivers::SensorEvent& event, Millis now) override {
+    session_.on_sensor(event, now);
+  }
+  void device_status(v1::DeviceRole role, v1::DeviceState state, const std::string& detail,
+                     Millis now) override {
+    session_.device_status(role, state, detail, now);
+  }
+  void advance(Millis now) override { session_.advance(now); }
+  std::optional<Millis> next_deadline() const override { return session_.next_deadline(); }
+
+ private:
+  BoardSession& session_;
+};
+
+std::string calibration_path(const LinkOptions& options, const std::string& board) {
+  return options.state_dir.empty() ? "" : options.state_dir + "/" + board + ".calibration";
+}
+
+std::string read_text(const std::string& path) {
+  if (path.empty()) return "";
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 }  // namespace
 
 DeviceLink::DeviceLink(asio::io_context& io, const Clock& clock, SteadyTime epoch,
-                       drivers::BoardSpec spec, BoardSession& session, Log log, double time_scale)
+                       drivers::BoardSpec spec, LinkListener& listener, Log log,
+                       LinkOptions options)
+    : DeviceLink(io, clock, epoch, std::move(spec), nullptr, &listener, std::move(log),
+                 std::move(options)) {}
+
+DeviceLink::DeviceLink(asio::io_context& io, const Clock& clock, SteadyTime epoch,
+                       drivers::BoardSpec spec, BoardSession& session, Log log, LinkOptions options)
+    : DeviceLink(io, clock, epoch, std::move(spec), std::make_unique<SessionListener>(session),
+                 nullptr, std::move(log), std::move(options)) {}
+
+DeviceLink::DeviceLink(asio::io_context& io, const Clock& clock, SteadyTime epoch,
+                       drivers::BoardSpec spec, std::unique_ptr<LinkListener> owned,
+                       LinkListener* listener, Log log, LinkOptions options)
     : io_(io),
       clock_(clock),
       epoch_(epoch),
       spec_(std::move(spec)),
-      session_(session),
+      owned_listener_(std::move(owned)),
+      listener_(owned_listener_ ? *owned_listener_ : *listener),
       log_(std::move(log)),
-      timer_(io),
-      time_scale_(time_scale > 0 ? time_scale : 1.0) {}
+      options_(std::move(options)),
+      info_(drivers::find_driver(spec_.driver)),
+      timer_(io) {
+  if (options_.time_scale <= 0) options_.time_scale = 1.0;
+  if (info_ == nullptr) info_ = drivers::find_driver("dgt");
+  drivers::DecoderContext context;
+  context.calibration = read_text(calibration_path(options_, listener_.board_id()));
+  decoder_ = drivers::make_decoder(spec_, context);
+  if (!decoder_) {  // not a factory driver: config.cpp lets none through; DGT as before
+    drivers::BoardSpec dgt = spec_;
+    dgt.driver = "dgt";
+    decoder_ = drivers::make_decoder(dgt);
+  }
+}
 
 DeviceLink::~DeviceLink() { stop(); }
 
 Millis DeviceLink::now_ms() const {
-  if (time_scale_ == 1.0) return std::chrono::duration_cast<Millis>(clock_.now() - epoch_);
+  if (options_.time_scale == 1.0) return std::chrono::duration_cast<Millis>(clock_.now() - epoch_);
   const std::chrono::duration<double, std::milli> real = clock_.now() - epoch_;
-  return std::chrono::duration_cast<Millis>(real * time_scale_);
+  return std::chrono::duration_cast<Millis>(real * options_.time_scale);
 }
 
 void DeviceLink::start() {
-  session_.device_status(v1::DEVICE_ROLE_BOARD, v1::DEVICE_STATE_CONNECTING, looking_for(spec_),
-                         now_ms());
+  const std::string board(info_->board);
+  std::string looking = spec_.device;
+  if (spec_.device == "auto" || spec_.device == "usb") {
+    looking = spec_.serial ? "looking for the " + board + " with serial " + *spec_.serial
+                           : "looking for a " + board;
+  }
+  listener_.device_status(v1::DEVICE_ROLE_BOARD, v1::DEVICE_STATE_CONNECTING, looking, now_ms());
   try_connect();
 }
 
@@ -54,96 +118,192 @@ void DeviceLink::stop() {
 void DeviceLink::close_port() {
   if (stream_) {
     stream_->cancel();
-    stream_->release();  // the TtyPort owns and closes the fd
+    stream_->release();  // the transport owns and closes the fd
     stream_.reset();
   }
-  if (port_) claims_->release(device_path_);
   port_.reset();
+  if (!claimed_.empty()) claims_->release(claimed_);
+  claimed_.clear();
 }
 
+// Held while the link probes or uses the port (or USB device): no other link opens it.
+bool DeviceLink::claim(const std::string& path) {
+  if (!claims_->claim(path)) {
+    report_failure(path + ": another board holds it");
+    return false;
+  }
+  claimed_ = path;
+  return true;
+}
+
+// A board's own serial number (DGT): `serial=N` takes that board only; without, a board
+// that no `serial=N` board is named by.
 bool DeviceLink::wanted_serial(const std::string& serial) const {
   return spec_.serial ? serial == *spec_.serial : !claims_->serial_named(serial);
 }
 
-bool DeviceLink::open_port(const std::string& path) {
-  if (!claims_->claim(path)) {
-    if (!failure_reported_) {
-      session_.device_status(v1::DEVICE_ROLE_BOARD, v1::DEVICE_STATE_DISCONNECTED,
-                             path + ": another board holds it; retrying", now_ms());
-      failure_reported_ = true;
-    }
-    return false;
-  }
-  auto opened = drivers::TtyPort::open(path);
-  if (auto* error = std::get_if<drivers::IoError>(&opened)) {
-    claims_->release(path);
-    if (!failure_reported_) {
-      session_.device_status(v1::DEVICE_ROLE_BOARD, v1::DEVICE_STATE_DISCONNECTED,
-                             path + ": " + error->message + "; retrying", now_ms());
-      failure_reported_ = true;
-    }
-    return false;
-  }
-  port_.emplace(std::move(std::get<drivers::TtyPort>(opened)));
+void DeviceLink::report_failure(const std::string& detail) {
+  if (failure_reported_) return;
+  listener_.device_status(v1::DEVICE_ROLE_BOARD, v1::DEVICE_STATE_DISCONNECTED,
+                          detail + "; retrying", now_ms());
+  failure_reported_ = true;
+}
+
+void DeviceLink::attach(drivers::TransportPtr port) {
+  port_ = std::move(port);
   stream_.emplace(io_, port_->fd());
-  device_path_ = path;
+  device_path_ = port_->name();
   unsent_.clear();
   writing_ = false;
   drivers::DecoderOutput out;
-  driver_.on_connected(clock_.now(), out);
-  if (!probing_) session_.on_link_up();
+  decoder_->on_connected(clock_.now(), out);
+  if (!probing_) listener_.on_link_up();
   handle(out);
   wait_readable();
+}
+
+bool DeviceLink::open_serial(const std::string& path) {
+  if (!claim(path)) return false;
+  auto opened = drivers::TtyPort::open(path, info_->line);
+  if (auto* error = std::get_if<drivers::IoError>(&opened)) {
+    close_port();
+    report_failure(error->message);  // it names the path
+    return false;
+  }
+  attach(std::make_unique<drivers::TtyPort>(std::move(std::get<drivers::TtyPort>(opened))));
   return true;
 }
 
-void DeviceLink::try_connect() {
-  if (stopped_) return;
-  reconnect_at_.reset();
-  if (spec_.device != "auto") {
-    if (!open_port(spec_.device)) schedule_reconnect();
-    rearm_timer();
-    return;
+bool DeviceLink::ours_usb(const drivers::UsbDeviceInfo& device) const {
+  return std::any_of(info_->usb.begin(), info_->usb.end(), [&](const auto& id) {
+    return id.matches(device.vendor_id, device.product_id);
+  });
+}
+
+bool DeviceLink::wanted_usb(const drivers::UsbDeviceInfo& device) const {
+  if (!ours_usb(device) || claims_->taken(device.location)) return false;
+  return spec_.serial ? device.serial == *spec_.serial
+                      : device.serial.empty() || !claims_->serial_named(device.serial);
+}
+
+bool DeviceLink::open_usb(const drivers::UsbDeviceInfo& device) {
+  if (!claim(device.location)) return false;
+  auto opened = options_.usb->open_hid(device);
+  if (auto* error = std::get_if<drivers::IoError>(&opened)) {
+    close_port();
+    report_failure(error->message);
+    return false;
   }
+  if (known_serial_ && !device.serial.empty() && *known_serial_ != device.serial) {
+    log_(LogLevel::kWarning, "board " + listener_.board_id() + ": another board, serial " +
+                                 device.serial + ", was plugged in (serial " + *known_serial_ +
+                                 " before)");
+  }
+  if (!device.serial.empty()) known_serial_ = device.serial;
+  attach(std::move(std::get<drivers::TransportPtr>(opened)));
+  return true;
+}
+
+// A family without its own serial number (ChessLink, Certabo): its USB adapter's.
+bool DeviceLink::wanted_adapter(const std::string& usb_serial) const {
+  if (spec_.serial) return usb_serial == *spec_.serial;
+  return usb_serial.empty() || !claims_->serial_named(usb_serial);
+}
+
+bool DeviceLink::try_candidates() {
   if (next_candidate_ == 0) {
     candidates_.clear();
+    skipped_held_ = false;
     if (lister_) {
       candidates_ = lister_();
     } else {
-      for (const auto& port : drivers::dgt_candidates(drivers::list_serial_ports())) {
+      for (const auto& port : drivers::serial_candidates(drivers::list_serial_ports(), info_->usb,
+                                                         info_->probe_others)) {
+        // A family without its own serial number is picked by the USB adapter's.
+        if (!info_->device_names_serial && !wanted_adapter(port.usb_serial)) continue;
         candidates_.push_back(port.path);
       }
     }
   }
   while (next_candidate_ < candidates_.size()) {
     const std::string path = candidates_[next_candidate_++];
-    if (claims_->taken(path)) continue;  // another board's, or being probed by one
+    if (claims_->taken(path)) {  // another board's, or being probed by one
+      skipped_held_ = true;
+      continue;
+    }
     probing_ = true;
-    if (open_port(path)) {
-      probe_deadline_ = clock_.now() + kProbeTime;
-      rearm_timer();
-      return;
+    if (open_serial(path)) {
+      if (port_) probe_deadline_ = clock_.now() + kProbeTime;
+      return true;
     }
   }
   probing_ = false;
   next_candidate_ = 0;
-  if (!failure_reported_) {
-    session_.device_status(v1::DEVICE_ROLE_BOARD, v1::DEVICE_STATE_DISCONNECTED,
-                           (spec_.serial ? "no board with serial " + *spec_.serial + " found"
-                                         : std::string("no free DGT board found")) +
-                               "; retrying",
-                           now_ms());
-    failure_reported_ = true;
+  return false;
+}
+
+void DeviceLink::try_connect() {
+  if (stopped_) return;
+  reconnect_at_.reset();
+  // "no DGT board with serial 24680", "no free Certabo board"
+  const std::string none = spec_.serial
+                               ? "no " + std::string(info_->board) + " with serial " + *spec_.serial
+                               : "no free " + std::string(info_->board);
+  if (info_->transport == drivers::TransportKind::kUsbHid) {
+    bool opened = false;
+    skipped_held_ = false;
+    if (options_.usb) {
+      for (const auto& device : options_.usb->devices()) {
+        skipped_held_ = skipped_held_ || (ours_usb(device) && claims_->taken(device.location));
+        if (wanted_usb(device) && (opened = open_usb(device))) break;
+      }
+    }
+    if (!opened) {
+      report_failure(options_.usb ? none + " on " + options_.usb->name()
+                                  : std::string("no USB bus"));
+      schedule_reconnect(!skipped_held_);
+    }
+  } else if (spec_.device != "auto") {
+    if (!open_serial(spec_.device)) schedule_reconnect(false);
+  } else if (!try_candidates()) {
+    report_failure(none + " found");
+    // A port another link held may be free soon (a probe ends): no waiting for hot-plug.
+    schedule_reconnect(!skipped_held_);
   }
-  schedule_reconnect();
   rearm_timer();
 }
 
-void DeviceLink::schedule_reconnect() { reconnect_at_ = clock_.now() + backoff_.next_delay(); }
+void DeviceLink::schedule_reconnect(bool found_nothing) {
+  const bool hotplug = options_.usb && options_.usb->hotplug_fd() >= 0;
+  reconnect_at_ = clock_.now() +
+                  (found_nothing && hotplug
+                       ? std::chrono::duration_cast<SteadyTime::duration>(kSafetyRescan)
+                       : std::chrono::duration_cast<SteadyTime::duration>(backoff_.next_delay()));
+}
+
+void DeviceLink::on_usb_events(const std::vector<drivers::UsbEvent>& events) {
+  const bool hid = info_->transport == drivers::TransportKind::kUsbHid;
+  for (const auto& event : events) {
+    if (event.change == drivers::UsbChange::kLeft) {
+      if (hid && port_ && event.device.location == device_path_) {
+        lose("unplugged");
+        return;
+      }
+      continue;
+    }
+    if (port_ || stopped_ || (hid && !wanted_usb(event.device))) continue;
+    if (!hid && spec_.device != "auto") continue;  // a fixed path retries on its own
+    const auto soon =
+        clock_.now() + (hid ? SteadyTime::duration::zero()
+                            : std::chrono::duration_cast<SteadyTime::duration>(kTtyAppears));
+    if (!reconnect_at_ || soon < *reconnect_at_) reconnect_at_ = soon;
+    rearm_timer();
+  }
+}
 
 void DeviceLink::lose(const std::string& reason) {
   const bool was_probing = probing_;
-  driver_.on_disconnected();
+  decoder_->on_disconnected();
   close_port();
   unsent_.clear();
   writing_ = false;
@@ -152,11 +312,13 @@ void DeviceLink::lose(const std::string& reason) {
     try_connect();  // the next candidate
     return;
   }
-  session_.device_status(v1::DEVICE_ROLE_BOARD, v1::DEVICE_STATE_DISCONNECTED,
-                         device_path_ + ": " + reason + "; retrying", now_ms());
+  // Transport errors name the device already.
+  const bool named = reason.rfind(device_path_, 0) == 0;
+  listener_.device_status(v1::DEVICE_ROLE_BOARD, v1::DEVICE_STATE_DISCONNECTED,
+                          (named ? reason : device_path_ + ": " + reason) + "; retrying", now_ms());
   failure_reported_ = true;
-  if (spec_.device == "auto") next_candidate_ = 0;
-  schedule_reconnect();
+  next_candidate_ = 0;
+  schedule_reconnect(info_->transport == drivers::TransportKind::kUsbHid || spec_.device == "auto");
   rearm_timer();
 }
 
@@ -186,145 +348,56 @@ void DeviceLink::on_readable() {
     return;
   }
   drivers::DecoderOutput out;
-  driver_.on_bytes(std::span(buffer, std::get<std::size_t>(n)), clock_.now(), out);
+  decoder_->on_bytes(std::span(buffer, std::get<std::size_t>(n)), clock_.now(), out);
   handle(out);
   if (port_) wait_readable();
 }
 
 void DeviceLink::flush() {
-  if (!port_ || unsent_.empty()) return;
-  const auto written = port_->write_some(unsent_);
-  if (auto* error = std::get_if<drivers::IoError>(&written)) {
-    lose(error->message);
-    return;
+  while (port_ && !unsent_.empty()) {
+    const auto written = port_->write_some(unsent_);
+    if (auto* error = std::get_if<drivers::IoError>(&written)) {
+      lose(error->message);
+      return;
+    }
+    const std::size_t n = std::get<std::size_t>(written);
+    if (n == 0) break;
+    unsent_.erase(unsent_.begin(), unsent_.begin() + static_cast<long>(n));
   }
-  unsent_.erase(unsent_.begin(),
-                unsent_.begin() + static_cast<long>(std::get<std::size_t>(written)));
-  if (!unsent_.empty()) wait_writable();
+  if (port_ && !unsent_.empty()) wait_writable();
 }
 
 bool DeviceLink::send_clock(const drivers::ClockCommand& command) {
   if (!connected()) return false;
   drivers::DecoderOutput out;
-  const bool queued = driver_.send_clock(command, clock_.now(), out);
+  const bool queued = decoder_->send_clock(command, clock_.now(), out);
   handle(out);
   return queued;
 }
 
-void DeviceLink::handle(drivers::DecoderOutput& out) {
-  const Millis now = now_ms();
-  for (const drivers::SensorEvent& event : out.events) {
-    if (const auto* status = std::get_if<drivers::LinkStatus>(&event)) {
-      switch (status->state) {
-        case drivers::LinkState::kConfirmed:
-          if (!probing_) {
-            backoff_.reset();
-            failure_reported_ = false;
-            session_.device_status(v1::DEVICE_ROLE_BOARD, v1::DEVICE_STATE_CONNECTED,
-                                   device_path_ + ": " + status->detail, now);
-          }
-          break;
-        case drivers::LinkState::kResync:
-          if (!probing_) {
-            session_.device_status(v1::DEVICE_ROLE_BOARD, v1::DEVICE_STATE_RESYNCING,
-                                   device_path_ + ": " + status->detail, now);
-          }
-          break;
-        case drivers::LinkState::kNoAnswer:
-        case drivers::LinkState::kSilent: {
-          // `status` lives in out.events: keep the text before the events are dropped.
-          const std::string detail = status->detail;
-          out.events.clear();
-          lose(detail);
-          return;
-        }
-      }
-      continue;
-    }
-    if (const auto* info = std::get_if<drivers::DeviceInfo>(&event)) {
-      if (probing_ && info->kind == drivers::InfoKind::kSerial) {
-        if (wanted_serial(info->text)) {
-          // Found: start over on this port so the session sees a fresh handshake and dump.
-          probing_ = false;
-          probe_deadline_.reset();
-          next_candidate_ = 0;
-          driver_.on_disconnected();
-          drivers::DecoderOutput again;
-          driver_.on_connected(clock_.now(), again);
-          session_.on_link_up();
-          out.events.clear();
-          out.to_send.insert(out.to_send.end(), again.to_send.begin(), again.to_send.end());
-          break;
-        }
-        out.events.clear();
-        lose("serial " + info->text +
-             (spec_.serial ? " is not " + *spec_.serial : " is another board's"));
-        return;
-      }
-      if (info->kind == drivers::InfoKind::kSerial || info->kind == drivers::InfoKind::kVersion) {
-        log_("board " + session_.board_id() + ": " +
-             (info->kind == drivers::InfoKind::kSerial ? "serial " : "version ") + info->text);
-      }
-      continue;
-    }
-    if (const auto* failed = std::get_if<drivers::ClockCommandFailed>(&event)) {
-      log_("board " + session_.board_id() + ": clock command failed: " + failed->reason);
-      continue;
-    }
-    if (!probing_) session_.on_sensor(event, now);
-  }
-  out.events.clear();
-  unsent_.insert(unsent_.end(), out.to_send.begin(), out.to_send.end());
-  out.to_send.clear();
-  flush();
-  rearm_timer();
-}
-
-void DeviceLink::rearm_timer() {
-  if (stopped_) return;
-  std::optional<SteadyTime> wake = reconnect_at_;
-  const auto earliest = [&wake](SteadyTime t) {
-    if (!wake || t < *wake) wake = t;
-  };
-  if (port_) {
-    if (const auto deadline = driver_.next_deadline()) earliest(*deadline);
-  }
-  if (probe_deadline_) earliest(*probe_deadline_);
-  if (const auto game = session_.next_deadline()) {
-    // Rounded up, so that now_ms() has reached the deadline when the timer fires.
-    const std::chrono::duration<double, std::milli> real(game->count() / time_scale_);
-    earliest(epoch_ + std::chrono::ceil<SteadyTime::duration>(real));
-  }
-  wake_ = wake;
-  if (!wake) {
-    timer_.cancel();
-    return;
-  }
-  // The asio timer waits on the real steady clock for the time left on clock_ (the same
-  // thing with SystemClock); a ManualClock's test calls on_timer() itself.
-  timer_.expires_after(std::max(SteadyTime::duration::zero(), *wake - clock_.now()));
-  timer_.async_wait([this](const error_code& error) {
-    if (!error) on_timer();
-  });
-}
-
-void DeviceLink::on_timer() {
-  const SteadyTime now = clock_.now();
-  if (reconnect_at_ && now >= *reconnect_at_) {
-    try_connect();
-    return;
-  }
-  if (probe_deadline_ && now >= *probe_deadline_) {
-    lose("no serial number within the probe time");
-    return;
-  }
-  session_.advance(now_ms());
+bool DeviceLink::set_lights(const drivers::Lights& lights) {
+  if (!connected()) return false;
   drivers::DecoderOutput out;
-  if (port_) {
-    const auto deadline = driver_.next_deadline();
-    if (deadline && *deadline <= now) driver_.on_timer(now, out);
-  }
+  const bool shown = decoder_->set_lights(lights, clock_.now(), out);
   handle(out);
+  return shown;
+}
+
+bool DeviceLink::recalibrate() {
+  drivers::DecoderOutput out;
+  const bool started = decoder_->recalibrate(clock_.now(), out);
+  handle(out);
+  return started;
+}
+
+void DeviceLink::store_calibration(const std::string& text) {
+  const std::string path = calibration_path(options_, listener_.board_id());
+  log_(LogLevel::kInfo, "board " + listener_.board_id() + ": calibrated" +
+                            (path.empty() ? "" : ", kept in " + path));
+  if (path.empty()) return;
+  const std::string temporary = path + ".new";
+  std::ofstream(temporary) << text;
+  std::rename(temporary.c_str(), path.c_str());
 }
 
 }  // namespace eboard::daemon

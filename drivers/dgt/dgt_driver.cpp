@@ -95,6 +95,7 @@ void DgtDriver::handle(const RawMessage& m, TimePoint now, DecoderOutput& out) {
       handshake_deadline_.reset();
       out.events.push_back(LinkStatus{LinkState::kConfirmed, std::string("version ") + text});
       request_dump(now, out);
+      send(kSendClock, now, out);  // the lever's reference reading (see the header)
       send(kReturnSerialNr, now, out);
       clock_queue_.push(ClockVersionRequest{}, now, out.to_send);
     }
@@ -107,6 +108,7 @@ void DgtDriver::handle(const RawMessage& m, TimePoint now, DecoderOutput& out) {
         mirror_ = *placement;
         dump_requested_at_.reset();
         out.events.push_back(PlacementSeen{*placement});
+        out.events.push_back(LinkStatus{LinkState::kInSync, "full dump"});
       }
       break;
     case kMsgFieldUpdate: handle_field_update(p, out); break;

@@ -7,7 +7,10 @@
 // stuck half-received) a dump is requested and field updates are held back until it
 // arrives, so what is reported is always the board's own state, never a guess.
 // A lever press is a change of the lever bit between two clock readings (§1.8); the first
-// reading after a connect only sets the reference. Keep-alive: a serial-number request
+// reading after a connect only sets the reference; that reading is asked for right after
+// the handshake (`41`, DGT_SEND_CLK), since the clock message that answers the update-mode
+// command comes before the version reply and is dropped as stale, and a press before the
+// clock's next own message would otherwise be lost. Keep-alive: a serial-number request
 // when the line has been quiet (§1.13 step 5); long silence is reported, and the caller
 // decides to reconnect.
 #pragma once
@@ -29,6 +32,8 @@ class DgtDriver final : public Decoder {
   std::optional<TimePoint> next_deadline() const override;
   bool send_clock(const ClockCommand& command, TimePoint now, DecoderOutput& out) override;
   DecoderCounters counters() const override;
+  DecoderTraits traits() const override { return {!clock_absent_, false, Sensing::kIdentity}; }
+  bool in_sync() const override { return confirmed_ && mirror_ && !dump_requested_at_; }
 
   bool confirmed() const { return confirmed_; }
   // The placement as last known from the board (nullopt until the first dump).

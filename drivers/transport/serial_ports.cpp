@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "drivers/dgt/dgt_protocol.h"
+#include "drivers/factory.h"
 
 namespace eboard::drivers {
 namespace {
@@ -58,6 +59,29 @@ std::vector<PortInfo> dgt_candidates(const std::vector<PortInfo>& ports) {
   }
   for (const PortInfo& port : ports) {
     const bool other = (port.kind == PortKind::kUsb && !is_dgt_usb_id(port)) ||
+                       port.kind == PortKind::kBluetooth ||
+                       port.path.find("rfcomm") != std::string::npos;
+    if (other) candidates.push_back(port);
+  }
+  return candidates;
+}
+
+std::vector<PortInfo> serial_candidates(const std::vector<PortInfo>& ports,
+                                        const std::vector<UsbMatch>& ids, bool probe_others) {
+  const auto known = [&ids](const PortInfo& port) {
+    if (!port.usb_vendor_id || !port.usb_product_id) return false;
+    for (const UsbMatch& id : ids) {
+      if (id.matches(*port.usb_vendor_id, *port.usb_product_id)) return true;
+    }
+    return false;
+  };
+  std::vector<PortInfo> candidates;
+  for (const PortInfo& port : ports) {
+    if (known(port)) candidates.push_back(port);
+  }
+  if (!probe_others) return candidates;
+  for (const PortInfo& port : ports) {
+    const bool other = (port.kind == PortKind::kUsb && !known(port)) ||
                        port.kind == PortKind::kBluetooth ||
                        port.path.find("rfcomm") != std::string::npos;
     if (other) candidates.push_back(port);

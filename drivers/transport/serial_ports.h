@@ -30,6 +30,12 @@ std::vector<PortInfo> list_serial_ports();
 // Bluetooth ports (older DGT boards use other USB-serial chips, protocols.md §11.6).
 std::vector<PortInfo> dgt_candidates(const std::vector<PortInfo>& ports);
 
+// Ports worth probing for a family: those with one of its USB ids first, then, when
+// `probe_others`, every other USB serial and Bluetooth port.
+struct UsbMatch;
+std::vector<PortInfo> serial_candidates(const std::vector<PortInfo>& ports,
+                                        const std::vector<UsbMatch>& ids, bool probe_others);
+
 std::string describe_port(const PortInfo& port);
 
 }  // namespace eboard::drivers

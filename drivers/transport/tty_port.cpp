@@ -15,34 +15,51 @@ std::string describe(const std::string& path, const char* what) {
   return path + ": " + what + ": " + std::strerror(errno);
 }
 
-// 9600 8N1 raw, no flow control; reads return at once (VMIN = VTIME = 0).
-bool configure(int fd) {
+speed_t speed_of(int baud) {
+  switch (baud) {
+    case 38400: return B38400;
+    case 19200: return B19200;
+    case 57600: return B57600;
+    case 115200: return B115200;
+    default: return B9600;
+  }
+}
+
+// Raw, no flow control, the family's speed, bits and parity; reads return at once
+// (VMIN = VTIME = 0). With parity on, a character with a parity error reads as itself
+// (no INPCK): the protocols' own checksums catch it, and an eONE's replies fail a strict
+// odd-parity check (protocols.md §5 practical notes).
+bool configure(int fd, const LineSettings& line) {
   termios tio{};
   if (tcgetattr(fd, &tio) != 0) return false;
   cfmakeraw(&tio);
-  tio.c_cflag &= ~static_cast<tcflag_t>(CSTOPB | PARENB | CRTSCTS);
-  tio.c_cflag |= CLOCAL | CREAD | CS8;
-  tio.c_iflag &= ~static_cast<tcflag_t>(IXON | IXOFF | IXANY);
+  tio.c_cflag &= ~static_cast<tcflag_t>(CSTOPB | PARENB | PARODD | CRTSCTS | CSIZE);
+  tio.c_cflag |= CLOCAL | CREAD | (line.data_bits == 7 ? CS7 : CS8);
+  if (line.parity != Parity::kNone) tio.c_cflag |= PARENB;
+  if (line.parity == Parity::kOdd) tio.c_cflag |= PARODD;
+  tio.c_iflag &= ~static_cast<tcflag_t>(IXON | IXOFF | IXANY | INPCK);
   tio.c_cc[VMIN] = 0;
   tio.c_cc[VTIME] = 0;
-  cfsetispeed(&tio, B9600);
-  cfsetospeed(&tio, B9600);
+  cfsetispeed(&tio, speed_of(line.baud));
+  cfsetospeed(&tio, speed_of(line.baud));
   if (tcsetattr(fd, TCSANOW, &tio) != 0) return false;
   tcflush(fd, TCIFLUSH);
   return true;
 }
 
 // libserialport first; nullptr when it does not know the port (ptys) or cannot open it.
-sp_port* open_with_libserialport(const std::string& path) {
+sp_port* open_with_libserialport(const std::string& path, const LineSettings& line) {
   sp_port* port = nullptr;
   if (sp_get_port_by_name(path.c_str(), &port) != SP_OK) return nullptr;
   if (sp_open(port, SP_MODE_READ_WRITE) != SP_OK) {
     sp_free_port(port);
     return nullptr;
   }
-  sp_set_baudrate(port, 9600);
-  sp_set_bits(port, 8);
-  sp_set_parity(port, SP_PARITY_NONE);
+  sp_set_baudrate(port, line.baud);
+  sp_set_bits(port, line.data_bits);
+  sp_set_parity(port, line.parity == Parity::kOdd    ? SP_PARITY_ODD
+                      : line.parity == Parity::kEven ? SP_PARITY_EVEN
+                                                     : SP_PARITY_NONE);
   sp_set_stopbits(port, 1);
   sp_set_flowcontrol(port, SP_FLOWCONTROL_NONE);
   return port;
@@ -50,8 +67,8 @@ sp_port* open_with_libserialport(const std::string& path) {
 
 }  // namespace
 
-std::variant<TtyPort, IoError> TtyPort::open(const std::string& path) {
-  sp_port* sp = open_with_libserialport(path);
+std::variant<TtyPort, IoError> TtyPort::open(const std::string& path, const LineSettings& line) {
+  sp_port* sp = open_with_libserialport(path, line);
   int fd = -1;
   if (sp != nullptr) {
     if (sp_get_port_handle(sp, &fd) != SP_OK) fd = -1;
@@ -66,7 +83,7 @@ std::variant<TtyPort, IoError> TtyPort::open(const std::string& path) {
     if (fd < 0) return IoError{describe(path, "cannot open")};
   }
   const int flags = fcntl(fd, F_GETFL);
-  if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) != 0 || !configure(fd)) {
+  if (flags < 0 || fcntl(fd, F_SETFL, flags | O_NONBLOCK) != 0 || !configure(fd, line)) {
     IoError error{describe(path, "cannot configure the line")};
     TtyPort(fd, sp, path).close();
     return error;

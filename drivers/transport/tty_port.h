@@ -1,5 +1,6 @@
-// A serial line for the DGT protocol: 9600 8N1, raw, no flow control (protocols.md §1.1),
-// non-blocking, its fd usable in poll/epoll.
+// A serial line, raw, no flow control, non-blocking, its fd usable in poll/epoll. The line
+// settings come from the device family (factory.h): DGT 9600 8N1 (protocols.md §1.1),
+// ChessLink 38400 7O1 (§5), Certabo 38400 8N1 (§7).
 //
 // libserialport opens real ports (UARTs, USB CDC-ACM/serial adapters, rfcomm) where it
 // can; Debian's 0.1.1 looks ports up in sysfs and refuses pseudo-terminals, so those (and
@@ -13,34 +14,35 @@
 #include <string>
 #include <variant>
 
+#include "drivers/transport/transport.h"
+
 struct sp_port;
 
 namespace eboard::drivers {
 
-struct IoError {
-  std::string message;
-};
-
-class TtyPort {
+class TtyPort final : public Transport {
  public:
   // Opens and configures `path`; input already queued is flushed (stale bytes).
-  static std::variant<TtyPort, IoError> open(const std::string& path);
+  static std::variant<TtyPort, IoError> open(const std::string& path,
+                                             const LineSettings& line = LineSettings{});
 
   TtyPort(TtyPort&& other) noexcept;
   TtyPort& operator=(TtyPort&& other) noexcept;
   TtyPort(const TtyPort&) = delete;
   TtyPort& operator=(const TtyPort&) = delete;
-  ~TtyPort();
+  ~TtyPort() override;
 
-  int fd() const { return fd_; }
+  int fd() const override { return fd_; }
+  const std::string& name() const override { return path_; }
   const std::string& path() const { return path_; }
   bool opened_with_libserialport() const { return sp_ != nullptr; }
+  std::string opened_with() const override { return sp_ ? "libserialport" : "termios"; }
 
   // Reads what is available (0 bytes when nothing is). Hang-up, EOF or an error is an
   // IoError: the device is gone and the caller reconnects.
-  std::variant<std::size_t, IoError> read_some(std::span<std::uint8_t> buffer);
+  std::variant<std::size_t, IoError> read_some(std::span<std::uint8_t> buffer) override;
   // Writes as much as the line takes now; returns how many bytes were written.
-  std::variant<std::size_t, IoError> write_some(std::span<const std::uint8_t> bytes);
+  std::variant<std::size_t, IoError> write_some(std::span<const std::uint8_t> bytes) override;
 
  private:
   TtyPort(int fd, sp_port* sp, std::string path) : fd_(fd), sp_(sp), path_(std::move(path)) {}

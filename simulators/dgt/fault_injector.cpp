@@ -12,20 +12,25 @@ drivers::dgt::Bytes FaultInjector::apply(const drivers::dgt::Bytes& messages) {
   framer.feed(messages, split);
   drivers::dgt::Bytes out;
   for (const auto& message : split) {
-    ++message_count_;
-    drivers::dgt::Bytes bytes = drivers::dgt::frame_message(message.id, message.payload);
-    if (options_.drop_every > 0 && message_count_ % options_.drop_every == 0) {
-      bytes.erase(bytes.begin() + static_cast<long>(random_() % bytes.size()));
-      ++dropped_bytes_;
-    }
+    const auto bytes = apply_one(drivers::dgt::frame_message(message.id, message.payload));
     out.insert(out.end(), bytes.begin(), bytes.end());
-    if (options_.garbage_every > 0 && message_count_ % options_.garbage_every == 0) {
-      const int count = 1 + static_cast<int>(random_() % 3);
-      for (int k = 0; k < count; ++k) out.push_back(static_cast<std::uint8_t>(random_() & 0xFF));
-      garbage_bytes_ += count;
-    }
   }
   return out;
+}
+
+drivers::dgt::Bytes FaultInjector::apply_one(drivers::dgt::Bytes bytes) {
+  if (bytes.empty()) return bytes;
+  ++message_count_;
+  if (options_.drop_every > 0 && message_count_ % options_.drop_every == 0) {
+    bytes.erase(bytes.begin() + static_cast<long>(random_() % bytes.size()));
+    ++dropped_bytes_;
+  }
+  if (options_.garbage_every > 0 && message_count_ % options_.garbage_every == 0) {
+    const int count = 1 + static_cast<int>(random_() % 3);
+    for (int k = 0; k < count; ++k) bytes.push_back(static_cast<std::uint8_t>(random_() & 0xFF));
+    garbage_bytes_ += count;
+  }
+  return bytes;
 }
 
 }  // namespace eboard::sim

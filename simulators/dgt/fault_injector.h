@@ -21,8 +21,10 @@ struct FaultOptions {
 class FaultInjector {
  public:
   explicit FaultInjector(FaultOptions options) : options_(options), random_(options.seed) {}
-  // Returns the bytes to put on the line for these (well-formed) messages.
+  // Returns the bytes to put on the line for these (well-formed) DGT messages.
   drivers::dgt::Bytes apply(const drivers::dgt::Bytes& messages);
+  // The same for one message of any family (the other emulators give one at a time).
+  drivers::dgt::Bytes apply_one(drivers::dgt::Bytes message);
   std::uint64_t garbage_bytes() const { return garbage_bytes_; }
   std::uint64_t dropped_bytes() const { return dropped_bytes_; }
 

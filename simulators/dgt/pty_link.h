@@ -9,27 +9,27 @@
 #include <string>
 #include <variant>
 
+#include "simulators/emulator/emulator_link.h"
+
 namespace eboard::sim {
 
-struct PtyError {
-  std::string message;
-};
-
-class PtyLink {
+class PtyLink final : public EmulatorLink {
  public:
   explicit PtyLink(std::string link_path) : link_path_(std::move(link_path)) {}
   PtyLink(const PtyLink&) = delete;
   PtyLink& operator=(const PtyLink&) = delete;
-  ~PtyLink();
+  ~PtyLink() override;
 
-  std::variant<std::monostate, PtyError> open();
-  void hang_up();
-  void remove_link();
+  std::variant<std::monostate, PtyError> open() override;
+  void hang_up() override;
+  void remove_link() override;
 
-  bool is_open() const { return master_ >= 0; }
+  bool is_open() const override { return master_ >= 0; }
   int master_fd() const { return master_; }
+  int data_fd() const override { return master_; }
   // Bytes written by us that the host has not read yet.
-  int unread_by_host() const;
+  int unread_by_host() const override;
+  std::string describe() const override { return slave_path_; }
   const std::string& slave_path() const { return slave_path_; }
 
  private:

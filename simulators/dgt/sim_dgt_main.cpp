@@ -25,6 +25,8 @@
 #include "simulators/dgt/dgt_emulator.h"
 #include "simulators/dgt/fault_injector.h"
 #include "simulators/dgt/pty_link.h"
+#include "simulators/emulator/run_emulator.h"
+#include "simulators/emulator/run_options.h"
 #include "simulators/script/script_reader.h"
 #include "simulators/script/script_writer.h"
 
@@ -68,11 +70,6 @@ struct Options {
   std::string clock;
   std::vector<std::pair<std::string, std::string>> params;
   bool verbose = false;
-};
-
-struct Chunk {
-  Bytes bytes;
-  Clock::time_point due;
 };
 
 bool parse_number(const char* text, double& out) {
@@ -200,26 +197,28 @@ void configure_from_script(const script::ScriptFile& file, Options& o) {
   o.emulator.initial_time = script::Millis(static_cast<long>(o.clock_seconds.value_or(0) * 1000));
 }
 
-script::Placement header_placement(const script::ScriptFile& file) {
-  for (const auto& s : file.statements) {
-    if (const auto* start = std::get_if<script::Start>(&s.body)) {
-      if (start->fen == "startpos") return script::start_placement();
-      if (const auto p = script::parse_placement(start->fen.substr(0, start->fen.find(' '))))
-        return *p;
-    }
+// The DGT emulator as the loop sees it (board_emulator.h).
+class DgtBoard final : public BoardEmulator {
+ public:
+  explicit DgtBoard(DgtEmulator& emulator) : emulator_(emulator) {}
+  Messages on_host_bytes(std::span<const std::uint8_t> bytes) override {
+    return {emulator_.on_host_bytes(bytes)};
   }
-  return script::start_placement();
-}
+  Messages apply(const script::Statement& statement) override {
+    return {emulator_.apply(statement)};
+  }
+  Messages advance(script::Millis at) override { return {emulator_.advance_clock(at)}; }
+  void power_cycle() override { emulator_.power_cycle(); }
+  void set_placement(const script::Placement& placement) override {
+    emulator_.set_placement(placement);
+  }
+  bool host_active() const override { return emulator_.host_active(); }
+  bool host_has_board() const override { return emulator_.host_has_board(); }
+  bool one_message_each() const override { return false; }
 
-int signal_fd() {
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  sigprocmask(SIG_BLOCK, &signals, nullptr);
-  signal(SIGPIPE, SIG_IGN);
-  return signalfd(-1, &signals, SFD_CLOEXEC | SFD_NONBLOCK);
-}
+ private:
+  DgtEmulator& emulator_;
+};
 
 }  // namespace
 
@@ -243,139 +242,34 @@ int run_dgt(int argc, char** argv) {
   configure_from_script(file, o);
   DgtEmulator emulator(o.emulator);
   emulator.set_placement(header_placement(file));
-  FaultInjector faults(o.faults);
-  std::vector<script::Statement> timed;
-  for (const auto& s : file.statements) {
-    if (s.at && script::is_sensor(s.body)) timed.push_back(s);
-  }
-
+  const std::vector<script::Statement> timed = timed_sensor_lines(file);
   PtyLink link(o.link);
   if (auto opened = link.open(); std::holds_alternative<PtyError>(opened)) {
     std::cerr << "eboard-sim dgt: " << std::get<PtyError>(opened).message << "\n";
     return 1;
   }
   std::cerr << "eboard-sim dgt: " << o.link << " -> " << link.slave_path() << "\n";
-  const int signals = signal_fd();
-
-  std::deque<Chunk> queue;
-  const auto enqueue = [&](const Bytes& bytes, Clock::time_point due) {
-    if (!bytes.empty()) queue.push_back(Chunk{faults.apply(bytes), due});
+  RunOptions run;
+  run.name = "eboard-sim dgt";
+  run.speed = o.speed;
+  run.faults = o.faults;
+  run.split = o.split;
+  run.delay = o.delay;
+  run.hangup_at = o.hangup_at;
+  run.hangup_seconds = o.hangup_seconds;
+  run.linger_seconds = o.linger_seconds;
+  run.verbose = o.verbose;
+  // What the players see on the clock, for whoever watches the emulator (e2e tests).
+  std::size_t shown = 0;
+  run.after_host_bytes = [&] {
+    for (; shown < emulator.displayed().size(); ++shown) {
+      const std::string& text = emulator.displayed()[shown];
+      std::cerr << "eboard-sim dgt: clock "
+                << (text.empty() ? "shows the times" : "shows '" + text + "'") << "\n";
+    }
   };
-  std::size_t next = 0;
-  std::optional<Clock::time_point> start;
-  Clock::time_point hung_until{};  // valid while `hung`
-  bool hung = false;
-  std::optional<Clock::time_point> finished;
-  bool hangup_done = false;
-  // FIONREAD on the slave lags a write by the kernel's flip-buffer work, so "the host has
-  // read everything" also needs a moment since our last write.
-  Clock::time_point last_write{};
-  const auto drained = [&](Clock::time_point now, milliseconds settle) {
-    return queue.empty() && link.unread_by_host() == 0 && now - last_write >= settle;
-  };
-  const auto wall = [&](double seconds) {
-    return std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
-  };
-
-  for (;;) {
-    const auto now = Clock::now();
-    if (hung && now >= hung_until) {
-      hung = false;
-      if (auto opened = link.open(); std::holds_alternative<PtyError>(opened)) {
-        std::cerr << "eboard-sim dgt: " << std::get<PtyError>(opened).message << "\n";
-        return 1;
-      }
-      emulator.power_cycle();
-      std::cerr << "eboard-sim dgt: plugged in again: " << link.slave_path() << "\n";
-    }
-    if (!start && emulator.host_active()) start = now;
-    const script::Millis script_now =
-        start ? std::chrono::duration_cast<script::Millis>((now - *start) * o.speed)
-              : script::Millis(0);
-    while (start && !hung && next < timed.size()) {
-      const script::Statement& s = timed[next];
-      const bool due = o.speed > 0 ? script_now >= *s.at
-                                   : emulator.host_has_board() && drained(now, milliseconds(2));
-      if (!due) break;
-      if (o.hangup_at && !hangup_done && *s.at >= *o.hangup_at) {
-        // Let the host take in what was sent before the line goes dead (bounded).
-        if (!drained(now, milliseconds(100)) && now - last_write < milliseconds(1000)) break;
-        // Unplugged: the game goes on, nobody hears it (the board is reset on return).
-        hangup_done = true;
-        link.hang_up();
-        link.remove_link();
-        queue.clear();
-        emulator.power_cycle();
-        const auto back = *o.hangup_at + std::chrono::duration_cast<script::Millis>(
-                                             std::chrono::duration<double>(o.hangup_seconds));
-        while (next < timed.size() && *timed[next].at < back) emulator.apply(timed[next++]);
-        hung = true;
-        hung_until = now + wall(o.speed > 0 ? o.hangup_seconds / o.speed : o.hangup_seconds);
-        std::cerr << "eboard-sim dgt: unplugged at " << script::format_seconds(*o.hangup_at)
-                  << "\n";
-        break;
-      }
-      if (o.verbose) std::cerr << "play " << script::format_statement(s) << "\n";
-      enqueue(emulator.apply(s), now);
-      ++next;
-      if (o.speed == 0) break;  // one statement per drained line
-    }
-    if (start && o.speed > 0 && !hung) enqueue(emulator.advance_clock(script_now), now);
-    if (next == timed.size() && !finished) {
-      finished = now;
-      std::cerr << "eboard-sim dgt: script finished\n";
-    }
-    if (finished && o.linger_seconds && queue.empty() &&
-        now - *finished >= wall(*o.linger_seconds)) {
-      return 0;
-    }
-
-    // How long to sleep in poll.
-    milliseconds timeout(200);
-    const auto at_most = [&](Clock::duration d) {
-      timeout = std::min(timeout, std::max(milliseconds(0), std::chrono::ceil<milliseconds>(d)));
-    };
-    if (hung) at_most(hung_until - now);
-    if (!queue.empty()) at_most(queue.front().due - now);
-    if (o.split || o.speed == 0) at_most(milliseconds(2));  // watching the host drain
-    if (start && o.speed > 0 && next < timed.size()) {
-      at_most(wall((*timed[next].at - script_now).count() / 1000.0 / o.speed));
-    }
-    if (o.speed > 0) at_most(milliseconds(50));  // the clock display ticks
-    pollfd fds[2] = {{signals, POLLIN, 0}, {link.master_fd(), POLLIN, 0}};
-    const bool ready = !queue.empty() && queue.front().due <= now;
-    if (ready && link.is_open()) fds[1].events |= POLLOUT;
-    const int nfds = link.is_open() ? 2 : 1;
-    if (poll(fds, nfds, static_cast<int>(timeout.count())) < 0 && errno != EINTR) return 1;
-    if (fds[0].revents & POLLIN) return 0;  // SIGINT / SIGTERM: the link goes in ~PtyLink
-    if (!link.is_open()) continue;
-    if (fds[1].revents & POLLIN) {
-      std::uint8_t buffer[256];
-      const ssize_t n = read(link.master_fd(), buffer, sizeof buffer);
-      if (n > 0) {
-        const std::size_t shown = emulator.displayed().size();
-        enqueue(emulator.on_host_bytes(std::span(buffer, static_cast<std::size_t>(n))),
-                Clock::now() + o.delay);
-        // What the players see on the clock, for whoever watches the emulator (e2e tests).
-        for (std::size_t i = shown; i < emulator.displayed().size(); ++i) {
-          const std::string& text = emulator.displayed()[i];
-          std::cerr << "eboard-sim dgt: clock "
-                    << (text.empty() ? "shows the times" : "shows '" + text + "'") << "\n";
-        }
-      }
-    }
-    while (!queue.empty() && queue.front().due <= Clock::now()) {
-      Bytes& bytes = queue.front().bytes;
-      if (o.split && link.unread_by_host() > 0) break;
-      const std::size_t count = o.split ? 1 : bytes.size();
-      const ssize_t n = write(link.master_fd(), bytes.data(), count);
-      if (n <= 0) break;
-      last_write = Clock::now();
-      bytes.erase(bytes.begin(), bytes.begin() + n);
-      if (bytes.empty()) queue.pop_front();
-      if (o.split) break;
-    }
-  }
+  DgtBoard board(emulator);
+  return run_emulator(run, board, link, timed);
 }
 
 }  // namespace eboard::sim

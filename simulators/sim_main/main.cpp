@@ -11,6 +11,10 @@ namespace {
 constexpr const char* kUsage =
     "usage: eboard-sim script --pgn FILE [options]   write a sensor script for a PGN game\n"
     "       eboard-sim dgt --link PATH [options] SCRIPT   emulate a DGT board + DGT 3000\n"
+    "       eboard-sim chesslink --link PATH [options] SCRIPT   a Millennium ChessLink board\n"
+    "       eboard-sim certabo --link PATH [options] SCRIPT     a Certabo RFID board\n"
+    "       eboard-sim chessnut --usb-bus DIR [options] SCRIPT  a Chessnut Air on the\n"
+    "                                                  emulated USB bus (eboardd --usb-emulator)\n"
     "Run 'eboard-sim SUBCOMMAND --help' for the options; 'eboard-sim --version' prints the\n"
     "version.\n";
 
@@ -27,6 +31,9 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (command == "dgt") return eboard::sim::run_dgt(argc - 1, argv + 1);
+  if (command == "chesslink") return eboard::sim::run_chesslink(argc - 1, argv + 1);
+  if (command == "certabo") return eboard::sim::run_certabo(argc - 1, argv + 1);
+  if (command == "chessnut") return eboard::sim::run_chessnut(argc - 1, argv + 1);
   if (command == "script") {
     if (eboard::sim::run_script == nullptr) {
       std::cerr << "eboard-sim script: not built yet (PGN -> sensor script is not part of "

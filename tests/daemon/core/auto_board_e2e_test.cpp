@@ -75,7 +75,7 @@ class AutoBoardTest : public testing::Test {
     spec.serial = serial;
     if (serial) claims_.name_serial(*serial);
     board.link = std::make_unique<DeviceLink>(io_, clock_, epoch_, spec, board.session,
-                                              [](const std::string&) {});
+                                              [](LogLevel, const std::string&) {});
     board.link->share_ports(claims_);
     board.link->set_port_lister([this] {
       std::vector<std::string> paths;

@@ -37,7 +37,7 @@ class DeviceLinkTest : public testing::Test {
     drivers::BoardSpec spec;
     spec.driver = "dgt";
     spec.device = path_;
-    return DeviceLink(io_, clock_, epoch_, spec, session_, [](const std::string&) {});
+    return DeviceLink(io_, clock_, epoch_, spec, session_, [](LogLevel, const std::string&) {});
   }
   // Advances the ManualClock to the link's next wake-up and fires it.
   void fire(DeviceLink& link) {

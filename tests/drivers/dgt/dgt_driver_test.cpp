@@ -38,10 +38,16 @@ class DgtDriverTest : public ::testing::Test {
     driver.on_connected(t(0), out);
     EXPECT_EQ(out.to_send, (Bytes{kSendUpdateNice, kSendVersion}));
     out = feed(kVersion, 10);
-    EXPECT_EQ(out.to_send, (Bytes{kSendBoard, kSendReturnSerial(), 0x2B, 0x03, 0x03, 0x09, 0x00}));
+    // The dump, the clock's state (41: the lever's reference reading), the serial number,
+    // the clock's version.
+    EXPECT_EQ(out.to_send,
+              (Bytes{kSendBoard, kSendClock, kSendReturnSerial(), 0x2B, 0x03, 0x03, 0x09, 0x00}));
+    EXPECT_FALSE(driver.in_sync());
     out = feed(encode_board_dump(start_placement()), 20);
-    ASSERT_EQ(out.events.size(), 1u);
+    ASSERT_EQ(out.events.size(), 2u);
     EXPECT_TRUE(std::holds_alternative<PlacementSeen>(out.events[0]));
+    EXPECT_EQ(std::get<LinkStatus>(out.events[1]).state, LinkState::kInSync);
+    EXPECT_TRUE(driver.in_sync());
   }
   static std::uint8_t kSendReturnSerial() { return kReturnSerialNr; }
   template <class T>
