@@ -38,6 +38,8 @@ class BoardLoop {
     return take();
   }
   std::uint64_t resyncs() const { return resyncs_; }
+  // The decoder reported that no clock is on the link (ClockAbsent).
+  bool clock_absent() const { return clock_absent_; }
 
  private:
   drivers::TimePoint at(script::Millis t) const { return drivers::TimePoint{} + t; }
@@ -92,6 +94,7 @@ class BoardLoop {
         if (const auto* status = std::get_if<drivers::LinkStatus>(&e)) {
           resyncs_ += status->state == drivers::LinkState::kResync;
         }
+        clock_absent_ = clock_absent_ || std::holds_alternative<drivers::ClockAbsent>(e);
         continue;
       }
       reports_.push_back(s);
@@ -114,6 +117,7 @@ class BoardLoop {
   script::Millis script_now_{0};
   std::vector<script::Statement> reports_;
   std::uint64_t resyncs_ = 0;
+  bool clock_absent_ = false;
 };
 
 }  // namespace eboard::sim::testing

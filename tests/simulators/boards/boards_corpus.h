@@ -1,10 +1,9 @@
 // The shared corpus through every family's emulator and decoder, in process (board_loop.h):
 // a game of ../shared/data/pgn is scripted with a noise model, its clock lines removed
 // (these boards have no clock), and replayed twice through the session eboard-replay
-// uses - once as written, once as the family's decoder reported it from the emulator's
-// bytes. The completed moves must be the same (until the engine completes moves on
-// clockless boards by itself, a move completes at the opponent's next move, so the two
-// replays, not the PGN, are compared).
+// uses, without a clock (docs/clockless.md, as eboardd plays these boards: their decoders
+// report no clock) - once as written, once as the family's decoder reported it from the
+// emulator's bytes. The completed moves must be the same, and the game's own.
 #pragma once
 
 #include <filesystem>
@@ -18,11 +17,13 @@
 #include "daemon/programs/eboard_replay/replay_session.h"
 #include "drivers/chessnut/chessnut_driver.h"
 #include "drivers/factory.h"
+#include "engine/board/notation.h"
 #include "engine/game/pgn.h"
 #include "simulators/certabo/certabo_emulator.h"
 #include "simulators/chesslink/chesslink_emulator.h"
 #include "simulators/chessnut/chessnut_emulator.h"
 #include "simulators/script_gen/script_gen.h"
+#include "tests/daemon/clockless/clockless_corpus.h"
 #include "tests/simulators/boards/board_loop.h"
 
 namespace eboard::sim::testing {
@@ -41,17 +42,20 @@ inline std::vector<engine::PgnGame> corpus_games(const std::string& file) {
 }
 
 inline std::vector<script::Statement> clockless(std::vector<script::Statement> script) {
-  std::erase_if(script, [](const script::Statement& s) {
-    return std::holds_alternative<script::Lever>(s.body) ||
-           std::holds_alternative<script::ClockTime>(s.body) ||
-           std::holds_alternative<script::Flag>(s.body);
-  });
-  return script;
+  return clockless_testing::without_clock_lines(std::move(script));
+}
+
+// The game's moves in UCI, what a move-exact replay completes.
+inline std::vector<std::string> uci_moves(const engine::PgnGame& game) {
+  std::vector<std::string> moves;
+  for (const auto& move : game.moves) moves.push_back(engine::to_uci(move));
+  return moves;
 }
 
 struct Replayed {
   std::vector<std::string> moves;
   int illegal_completed = 0;
+  bool no_clock_reported = false;  // the decoder said so (ClockAbsent), as eboardd hears it
 };
 
 class Replayer {
@@ -76,7 +80,12 @@ class Replayer {
       if (e.kind == engine::GameEventKind::kIllegalMoveCompleted) ++result_.illegal_completed;
     }
   }
-  daemon::ReplaySession session_{{}};
+  static daemon::ReplayOptions without_clock() {
+    daemon::ReplayOptions options;
+    options.clock_presence = engine::ClockPresence::kNone;  // eboard-replay --no-clock
+    return options;
+  }
+  daemon::ReplaySession session_{without_clock()};
   Replayed result_;
   std::vector<std::string> errors_;
 };
@@ -135,7 +144,9 @@ inline Replayed replay_through(Family family, const std::vector<script::Statemen
     for (const auto& report : loop.play(s)) replayer.feed(report);
   }
   if (resyncs) *resyncs = loop.resyncs();
-  return replayer.finish();
+  Replayed replayed = replayer.finish();
+  replayed.no_clock_reported = loop.clock_absent() && !decoder->traits().clock;
+  return replayed;
 }
 
 }  // namespace eboard::sim::testing

@@ -1,6 +1,7 @@
 // A sample of the shared corpus through every family's emulator and decoder, in process
-// (boards_corpus.h): the moves completed from what the decoder reported are those of the
-// clockless script itself. The whole corpus runs in boards_corpus_slow_test.cpp.
+// (boards_corpus.h), without a clock: the moves completed from what the decoder reported
+// are those of the clockless script itself, and the game's. The whole corpus runs in
+// boards_corpus_slow_test.cpp.
 #include "tests/simulators/boards/boards_corpus.h"
 
 #include <gtest/gtest.h>
@@ -22,8 +23,11 @@ TEST(BoardsCorpus, ASampleReplaysTheSameThroughEveryFamily) {
     const auto script = clockless(generate_script(*sample[g], options));
     const Replayed expected = replay_script(script);
     ASSERT_GT(expected.moves.size(), 10u);
+    EXPECT_EQ(expected.moves, uci_moves(*sample[g])) << "sample game " << g;
+    EXPECT_EQ(expected.illegal_completed, 0);
     for (const Family family : {Family::kChessLink, Family::kCertabo, Family::kChessnut}) {
       const Replayed got = replay_through(family, script, static_cast<std::uint32_t>(g + 1));
+      EXPECT_TRUE(got.no_clock_reported) << family_name(family);
       EXPECT_EQ(got.moves, expected.moves) << family_name(family) << " sample game " << g;
       EXPECT_EQ(got.illegal_completed, expected.illegal_completed) << family_name(family);
       ++compared;
