@@ -1,8 +1,9 @@
 // `dgt:auto` without serial= (the shipped configuration's boards): each link takes a
-// different DGT board, and none takes a board that a `serial=N` board is named by. Two
-// DGT emulators (simulators/dgt, the code of `eboard-sim dgt`) on real ptys stand for the
-// plugged-in boards; the port list is the ptys (DeviceLink::set_port_lister). Time is a
-// ManualClock; the only waits are bounded polls for pty bytes.
+// different DGT board, and none takes a board that a `serial=N` board is named by; auto
+// boards of two families share the ports, each taking a board of its own family. DGT and
+// ChessLink emulators (simulators/, the code of `eboard-sim dgt|chesslink`) on real ptys
+// stand for the plugged-in boards; the port list is the ptys (DeviceLink::set_port_lister).
+// Time is a ManualClock; the only waits are bounded polls for pty bytes.
 #include <gtest/gtest.h>
 #include <poll.h>
 #include <unistd.h>
@@ -10,6 +11,7 @@
 #include <memory>
 
 #include "daemon/core/device_link.h"
+#include "simulators/chesslink/chesslink_emulator.h"
 #include "simulators/dgt/dgt_emulator.h"
 #include "simulators/dgt/pty_link.h"
 #include "simulators/script/script_reader.h"
@@ -29,9 +31,22 @@ struct PluggedBoard {
         }()) {
     emulator.set_placement(script::start_placement());
   }
+  // A Millennium ChessLink board instead of a DGT one.
+  explicit PluggedBoard(const std::string& link_path) : PluggedBoard(link_path, "") {
+    chesslink = std::make_unique<sim::ChessLinkEmulator>(sim::ChessLinkOptions{});
+    chesslink->set_placement(script::start_placement());
+  }
+  std::vector<std::uint8_t> on_host_bytes(std::span<const std::uint8_t> bytes) {
+    if (!chesslink) return emulator.on_host_bytes(bytes);
+    std::vector<std::uint8_t> reply;
+    for (const auto& message : chesslink->on_host_bytes(bytes))
+      reply.insert(reply.end(), message.begin(), message.end());
+    return reply;
+  }
   std::string path;
   sim::PtyLink pty;
   sim::DgtEmulator emulator;
+  std::unique_ptr<sim::ChessLinkEmulator> chesslink;
 };
 
 struct AutoBoard {
@@ -66,11 +81,17 @@ class AutoBoardTest : public testing::Test {
     EXPECT_TRUE(std::holds_alternative<std::monostate>(plugged_.back()->pty.open()));
     return *plugged_.back();
   }
-  AutoBoard& add_board(const std::string& name, std::optional<std::string> serial = {}) {
+  PluggedBoard& plug_chesslink(const std::string& name) {
+    plugged_.push_back(std::make_unique<PluggedBoard>(pty_path(name)));
+    EXPECT_TRUE(std::holds_alternative<std::monostate>(plugged_.back()->pty.open()));
+    return *plugged_.back();
+  }
+  AutoBoard& add_board(const std::string& name, std::optional<std::string> serial = {},
+                       const std::string& driver = "dgt") {
     boards_.push_back(std::make_unique<AutoBoard>(name));
     AutoBoard& board = *boards_.back();
     drivers::BoardSpec spec;
-    spec.driver = "dgt";
+    spec.driver = driver;
     spec.device = "auto";
     spec.serial = serial;
     if (serial) claims_.name_serial(*serial);
@@ -102,7 +123,7 @@ class AutoBoardTest : public testing::Test {
     std::uint8_t buffer[512];
     const ssize_t n = ::read(board.pty.master_fd(), buffer, sizeof buffer);
     if (n <= 0) return false;
-    const auto reply = board.emulator.on_host_bytes(std::span(buffer, static_cast<std::size_t>(n)));
+    const auto reply = board.on_host_bytes(std::span(buffer, static_cast<std::size_t>(n)));
     if (!reply.empty()) {
       EXPECT_EQ(::write(board.pty.master_fd(), reply.data(), reply.size()), ssize_t(reply.size()));
     }
@@ -171,6 +192,29 @@ TEST_F(AutoBoardTest, AnAutoBoardLeavesTheBoardANamedSerialIsFor) {
   ASSERT_TRUE(serve_until([&] { return !named.last(v1::DEVICE_STATE_CONNECTED).empty(); }))
       << named.last(v1::DEVICE_STATE_DISCONNECTED);
   EXPECT_FALSE(any.link->connected());
+}
+
+// Probing is per family (each speaks its own handshake), the ports are shared: the DGT
+// link and the ChessLink link each end on the board of their family, whichever port
+// either probed first.
+TEST_F(AutoBoardTest, AutoBoardsOfTwoFamiliesEachTakeTheirOwn) {
+  PluggedBoard& dgt = plug("11111");
+  PluggedBoard& chesslink = plug_chesslink("chesslink");
+  AutoBoard& b1 = add_board("b1");
+  AutoBoard& b2 = add_board("b2", {}, "chesslink");
+  b2.link->start();
+  b1.link->start();
+  EXPECT_EQ(b2.last(v1::DEVICE_STATE_CONNECTING), "looking for a ChessLink board");
+  ASSERT_TRUE(serve_until([&] {
+    return !b1.last(v1::DEVICE_STATE_CONNECTED).empty() &&
+           !b2.last(v1::DEVICE_STATE_CONNECTED).empty();
+  })) << "b1: "
+      << b1.last(v1::DEVICE_STATE_DISCONNECTED)
+      << " b2: " << b2.last(v1::DEVICE_STATE_DISCONNECTED);
+  EXPECT_EQ(b1.last(v1::DEVICE_STATE_CONNECTED).rfind(dgt.path + ":", 0), 0u)
+      << b1.last(v1::DEVICE_STATE_CONNECTED);
+  EXPECT_EQ(b2.last(v1::DEVICE_STATE_CONNECTED).rfind(chesslink.path + ":", 0), 0u)
+      << b2.last(v1::DEVICE_STATE_CONNECTED);
 }
 
 }  // namespace
