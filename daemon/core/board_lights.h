@@ -1,11 +1,10 @@
-// Lights on the board (issue "More boards", item 6; `--board-lights BOARD|all`): the
-// squares of a pending illegal move flash until it is corrected or completed, and a
-// completed move's two squares are lit for a moment (kLastMoveShown). It follows the
-// published events (an EventListener on the hub), so it needs nothing from the engine
-// beyond what every consumer sees, and it only ever queues a small LED command on the
-// link: the decoders send it without waiting for an answer, and updates closer together
-// than kMinInterval are merged into the newest, so the sensor path is never held up.
-// Boards without LEDs (DGT) are skipped silently.
+// Lights on the board (`--board-lights BOARD|all`): the squares of a pending illegal move
+// flash until it is corrected or completed, and a completed move's two squares are lit for
+// a moment (kLastMoveShown). It follows the published events (an EventListener on the
+// hub), so it needs nothing from the engine beyond what every consumer sees, and it only
+// ever queues a small LED command on the link: the decoders send it without waiting for an
+// answer, and updates closer together than kMinInterval are merged into the newest, so the
+// sensor path is never held up. Boards without LEDs (DGT) are skipped silently.
 #pragma once
 
 #include <boost/asio/io_context.hpp>

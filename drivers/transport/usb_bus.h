@@ -1,9 +1,9 @@
-// USB devices seen through one seam (issue "More boards", items 3 and 5): enumeration,
-// hot-plug, and opening a HID device as a Transport. Below it either libusb
-// (usb_libusb.cpp: the real bus) or a directory of Unix sockets (usb_emulated.cpp: each
-// socket is one emulated device, its packets are HID reports; how `eboard-sim chessnut`
-// plugs a board in, since a pty cannot be a USB device). Everything above - the daemon's
-// DeviceLink, eboard-dump, the hot-plug handling - is the same code for both.
+// USB devices seen through one seam: enumeration, hot-plug, and opening a HID device as a
+// Transport. Below it either libusb (usb_libusb.cpp: the real bus) or a directory of Unix
+// sockets (usb_emulated.cpp: each socket is one emulated device, its packets are HID
+// reports; how `eboard-sim chessnut` plugs a board in, since a pty cannot be a USB
+// device). Everything above - the daemon's DeviceLink, eboard-dump, the hot-plug handling
+// - is the same code for both.
 //
 // Hot-plug without polling: hotplug_fd() is readable when devices came or went (libusb's
 // hot-plug callbacks, inotify on the emulated directory), and take_events() says which.

@@ -1,8 +1,8 @@
-// The check every family's decoder must pass (issue "More boards", tests): a run of
-// board states, each encoded as the device sends it, fed in random splits - clean, or
-// with garbage and damaged messages between - must give every square change and nothing
-// else. The picture built from the decoder's events may only ever be a state the board
-// really was in (up to the last message fed), and ends at the last state.
+// The check every family's decoder must pass: a run of board states, each encoded as the
+// device sends it, fed in random splits - clean, or with garbage and damaged messages
+// between - must give every square change and nothing else. The picture built from the
+// decoder's events may only ever be a state the board really was in (up to the last
+// message fed), and ends at the last state.
 #pragma once
 
 #include <gtest/gtest.h>
