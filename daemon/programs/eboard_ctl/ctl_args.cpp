@@ -213,6 +213,17 @@ const std::map<std::string, Subcommand>& subcommands() {
         SIZE_MAX,
         {},
         on_board(fill_restore)}},
+      {"recalibrate",
+       {"recalibrate BOARD",
+        "The board learns its pieces again from the next start position set up on it (a\n"
+        "Certabo board's RFID tags); refused on a board that needs no calibration.",
+        1,
+        1,
+        {},
+        on_board([](const Parsed&, v1::Command& c) -> std::optional<std::string> {
+          c.mutable_recalibrate();
+          return std::nullopt;
+        })}},
   };
   return table;
 }

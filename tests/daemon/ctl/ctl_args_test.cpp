@@ -80,6 +80,8 @@ TEST(CtlArgs, EveryCommandOfTheSchema) {
   EXPECT_EQ(
       command_of({"restore", "b1", "8/8/8/8/8/8/8/K1k5", "w", "-", "-", "0", "1"}),
       R"({"commandId":0,"boardId":"b1","token":"","restorePosition":{"fen":"8/8/8/8/8/8/8/K1k5 w - - 0 1"}})");
+  EXPECT_EQ(command_of({"recalibrate", "b1"}),
+            R"({"commandId":0,"boardId":"b1","token":"","recalibrate":{}})");
 }
 
 TEST(CtlArgs, NewGameWithPlayersTagsAndSetUp) {
@@ -175,7 +177,7 @@ TEST(CtlArgs, HelpForEverySubcommand) {
   EXPECT_EQ(general->action, Action::kHelp);
   for (const char* sub : {"status", "proposals", "accept", "reject", "new-game", "round", "result",
                           "add-time", "pause", "resume", "set-clock", "claim", "resign", "draw",
-                          "two-hands", "infraction", "promote", "restore"}) {
+                          "two-hands", "infraction", "promote", "restore", "recalibrate"}) {
     EXPECT_NE(general->help.find(std::string("  ") + sub), std::string::npos) << sub;
     const auto help = parse({sub, "--help"});
     ASSERT_FALSE(!help) << sub;
