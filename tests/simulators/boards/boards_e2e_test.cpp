@@ -46,13 +46,34 @@ std::vector<std::string> moves_of(const std::string& json) {
   return moves;
 }
 
+// "38 of 40 moves, the first difference at ply 39": what a failed comparison says.
+std::string difference(const std::vector<std::string>& got,
+                       const std::vector<std::string>& expected) {
+  std::size_t ply = 0;
+  while (ply < got.size() && ply < expected.size() && got[ply] == expected[ply]) ++ply;
+  return std::to_string(got.size()) + " of " + std::to_string(expected.size()) +
+         " moves, the first difference at ply " + std::to_string(ply + 1) + " (" +
+         (ply < got.size() ? got[ply] : "none") + " for " +
+         (ply < expected.size() ? expected[ply] : "none") + ")";
+}
+
 int count_of(const std::string& json, bool (v1::Event::*has)() const) {
   int n = 0;
   for (const auto& e : parse_events(json)) n += (e.*has)();
   return n;
 }
 
-// Game `k` of the candidates corpus, `noise`, without its clock lines, at dir/game.ebs.
+// At --speed 0 the emulator plays as fast as the daemon reads, so the daemon's time between
+// two reports is whatever the machine makes it, not the script's: the clockless times are
+// set out of reach here and in eboardd (kNoTimers), so that moves complete only when the
+// opponent's move is put down on them (COMPLETION_OPPONENT_BEGAN, at once), the same on a
+// busy machine as in the replay. The times themselves are the clockless tests' business
+// (tests/daemon/clockless).
+const std::vector<std::string> kNoTimers = {"clockless_stable_ms", "clockless_settle_ms"};
+constexpr const char* kOutOfReach = "3600000";
+
+// Game `k` of the candidates corpus, `noise`, without its clock lines and with the
+// clockless times out of reach, at dir/game.ebs.
 std::string clockless_script(const std::string& dir, int k, const std::string& noise) {
   Child sim({kBin + "/eboard-sim", "script", "--pgn", kCandidates, "--game", std::to_string(k),
              "--noise", noise, "--seed", std::to_string(k)});
@@ -60,7 +81,12 @@ std::string clockless_script(const std::string& dir, int k, const std::string& n
   std::istringstream in(sim.out());
   std::ostringstream out;
   std::string line;
+  bool params = false;
   while (std::getline(in, line)) {
+    if (!params && line.rfind("tag ", 0) == 0) {  // after `start`, with the header
+      for (const auto& name : kNoTimers) out << "param " << name << " " << kOutOfReach << "\n";
+      params = true;
+    }
     const auto space = line.find(' ');
     const std::string word = space == std::string::npos ? "" : line.substr(space + 1, 5);
     if (!line.empty() && std::isdigit(static_cast<unsigned char>(line[0])) &&
@@ -75,10 +101,21 @@ std::string clockless_script(const std::string& dir, int k, const std::string& n
   return path;
 }
 
+// The moves eboardd completes while the game is played: the replay's, but for a last move
+// completed by settling, which the replay's end lets happen (its settle time runs out) and
+// eboardd waits for (kOutOfReach).
 std::vector<std::string> replay_moves(const std::string& script) {
   Child replay({kBin + "/eboard-replay", "--no-clock", script});
   EXPECT_EQ(replay.wait(60s), 0) << replay.err();
-  return moves_of(replay.out());
+  std::vector<std::string> moves;
+  bool settled_last = false;
+  for (const auto& e : parse_events(replay.out())) {
+    if (!e.has_move_completed()) continue;
+    moves.push_back(e.move_completed().uci());
+    settled_last = e.move_completed().completion() == v1::COMPLETION_SETTLED;
+  }
+  if (settled_last) moves.pop_back();
+  return moves;
 }
 
 struct PlayedGame {
@@ -125,19 +162,21 @@ PlayedGame play(const std::string& dir, const std::string& family, const std::st
                                    "--print",
                                    "json"};
   args.insert(args.end(), daemon_extra.begin(), daemon_extra.end());
+  for (const auto& name : kNoTimers) {
+    args.insert(args.end(), {"--param", name + "=" + kOutOfReach});
+  }
   Child daemon(args);
   EXPECT_TRUE(daemon.wait_for_stderr("ready:", 15s)) << daemon.err();
   // Both are read in turns (a child whose output is not read stops). At --speed 0 the
   // emulator plays as fast as the daemon reads, so once the script is finished the last
-  // reports are handled at once; the last move then completes when it has settled
-  // (clockless_settle_ms, 3 s), after which nothing more will come.
+  // reports are handled at once: a moment later nothing more will come.
   const auto done = [&](const std::string& out, const std::string&) {
     return moves_of(out).size() >= moves;
   };
   const auto end = std::chrono::steady_clock::now() + 120s;
   while (!daemon.wait_for(done, 200ms) && std::chrono::steady_clock::now() < end) {
     if (sim.wait_for_stderr("script finished", 10ms)) {
-      daemon.wait_for(done, 6s);
+      daemon.wait_for(done, 2s);
       break;
     }
   }
@@ -157,16 +196,23 @@ TEST_P(BoardsE2e, CorpusGamesComeOutAsThroughEboardReplay) {
     const auto expected = replay_moves(script);
     ASSERT_GT(expected.size(), 20u);
     const PlayedGame run = play(dir, GetParam(), script, expected.size());
-    EXPECT_EQ(moves_of(run.daemon_out), expected) << GetParam() << " game " << k << "\n"
-                                                  << run.daemon_err << run.sim_err;
+    const auto got = moves_of(run.daemon_out);
+    EXPECT_EQ(got, expected) << GetParam() << " game " << k << ": " << difference(got, expected)
+                             << "\n"
+                             << run.daemon_err << run.sim_err;
     EXPECT_EQ(count_of(run.daemon_out, &v1::Event::has_illegal_move_completed), 0);
-    // The clockless completion applies because the board says it has no clock.
+    // The clockless completion applies because the board says it has no clock: moves
+    // complete as the opponent's lands, not at their player's next move (6.2.1.2).
     int no_clock = 0;
+    int clockless = 0;
     for (const auto& e : parse_events(run.daemon_out)) {
       no_clock += e.has_device_status() && e.device_status().role() == v1::DEVICE_ROLE_CLOCK &&
                   e.device_status().state() == v1::DEVICE_STATE_ABSENT;
+      clockless += e.has_move_completed() &&
+                   e.move_completed().completion() == v1::COMPLETION_OPPONENT_BEGAN;
     }
     EXPECT_GT(no_clock, 0) << GetParam();
+    EXPECT_EQ(clockless, static_cast<int>(got.size())) << GetParam();
     std::filesystem::remove_all(dir);
   }
 }
