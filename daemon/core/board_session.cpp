@@ -95,65 +95,6 @@ void BoardSession::clock_presence(engine::ClockPresence presence, Millis now) {
   emit(out);
 }
 
-std::optional<Error> BoardSession::resume(const BoardState& journal_state) {
-  const v1::Snapshot& s = journal_state.snapshot();
-  game_id_ = s.game_id();
-  if (!journal_state.game_in_progress()) return std::nullopt;
-  GameSetup setup;
-  setup.rules = s.rules();
-  setup.clock = s.time_control();
-  for (const auto& p : s.params()) setup.params.emplace_back(p.name(), p.value());
-  for (const auto& t : s.tags()) setup.tags.emplace_back(t.name(), t.value());
-  // The game is played again from its start so its counts survive (recovery.h
-  // replay_game); if that fails, it resumes from the last position alone.
-  setup.start_fen = s.start_fen();
-  auto config = make_tracker_config(setup);
-  if (!config)
-    return Error{"board " + board_id_ + ": cannot resume the journal's game: " + config.error()};
-  rules_name_ = config->rules.name;
-  // The journal's game is played again with presses (recovery.h), whatever the board's
-  // clock; the game then goes on as the board's clock says.
-  const engine::ClockPresence presence = presence_;
-  presence_ = engine::ClockPresence::kConnected;
-  new_tracker(std::move(config).value());
-  ply_offset_ = 0;
-  if (const auto failed = replay_game(*tracker_, journal_state.game_history(), s)) {
-    resume_warning_ = "board " + board_id_ + ": the journal's game (up to seq " +
-                      std::to_string(s.last_seq()) + ") could not be played again (" + *failed +
-                      "); resuming from the last position alone: each side's move and "
-                      "illegal-move counts and the positions played before it start afresh";
-    setup.start_fen = s.fen();  // the position after the last completed move
-    new_tracker(make_tracker_config(setup).value());
-    ply_offset_ = s.moves_size();
-  }
-  suppress_started_ = !tracker_->started();
-  resumed_ = true;
-  awaiting_dump_ = true;
-  restore_clocks(s);
-  presence_ = presence;
-  engine::GameEvents dropped;  // bookkeeping, as restore_clocks' events
-  tracker_->set_clock_presence(Millis{0}, presence_, dropped);
-  return std::nullopt;
-}
-
-// The fresh tracker's clock model would start from the time control (crediting a
-// start_and_press increment again); the game's clocks continue from the journal's last
-// times instead (the snapshot folds every clock and moveCompleted event). The model is
-// started now, at the start of this session's time line, with the side to move running,
-// and given those times as a reading; what that produces (the suppressed start, the start
-// increment, the mismatch against the fresh model) is bookkeeping, not news, and is not
-// published. A hardware clock's first report then corrects the time spent while down.
-void BoardSession::restore_clocks(const v1::Snapshot& s) {
-  if (s.white_ms() <= 0 && s.black_ms() <= 0) return;  // no clock time journalled yet
-  engine::ClockReading times;
-  times.white = Millis(s.white_ms());
-  times.black = Millis(s.black_ms());
-  engine::GameEvents dropped;
-  tracker_->clock_reading(Millis{0}, times, dropped);
-  if (s.paused()) tracker_->pause_clock(Millis{0}, true, dropped);
-  suppress_started_ = false;  // its gameStarted was among the dropped events
-}
-
 std::uint32_t BoardSession::publish_event(v1::Event event) {
   const std::uint32_t seq = publish_(std::move(event));
   if (first_seq_ == 0) first_seq_ = seq;
@@ -161,6 +102,7 @@ std::uint32_t BoardSession::publish_event(v1::Event event) {
 }
 
 void BoardSession::emit(engine::GameEvents& events) {
+  if (replay_) return replayed(events);  // the journal has them already
   for (const engine::GameEvent& e : events) {
     if (e.kind == engine::GameEventKind::kGameStarted) {
       if (suppress_started_) {

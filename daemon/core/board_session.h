@@ -57,13 +57,19 @@ class BoardSession {
 
   BoardSession(std::string board_id, GameSetup setup, drivers::WhiteSetting white, Publish publish);
 
-  // Continues the journal's game (call before any input). When the game cannot be played
-  // again from its start (recovery.h replay_game) it continues from the last position
-  // alone, and resume_warning() then holds one line naming the board and the reason, for
-  // the daemon's log (interfaces.md §4 has no event kind for a daemon notice; deviceStatus
-  // is the device's).
+  // Continues the journal's game (call before any input): its moves, the arbiter's
+  // commands and its open proposals, under their journal seqs, played again in journal
+  // order (recovery.h replay_game), and the board's time line goes on from the journal's
+  // last atMs (resume_at()). When the game cannot be played again from its start it
+  // continues from the last position alone, without the proposals, and resume_warning()
+  // then holds one line naming the board and the reason, for the daemon's log
+  // (interfaces.md §4 has no event kind for a daemon notice; deviceStatus is the device's).
   std::optional<Error> resume(const BoardState& journal_state);
   const std::string& resume_warning() const { return resume_warning_; }
+  // Where the board's time line starts after resume(): the journal's last atMs when a game
+  // continues (atMs counts from the game's start, interfaces.md §4), else 0. The caller
+  // passes times from there on.
+  Millis resume_at() const { return resume_at_; }
 
   // `clock=none` (board spec): the board's clock input is dropped and its games complete
   // moves without presses (docs/clockless.md). With `auto` (the default) a game switches
@@ -101,7 +107,21 @@ class BoardSession {
   bool judge_dump(Millis now, bool final);
   void clock_reading(const drivers::ClockReading& reading, Millis now);
   void clock_presence(engine::ClockPresence presence, Millis now);
-  void restore_clocks(const eboard::v1::Snapshot& snapshot);
+  void restore_clocks(const eboard::v1::Snapshot& snapshot, Millis now);
+  // board_session_resume.cpp: the journal's game played again (resume()). While replay_
+  // is set, emit() publishes nothing: what the tracker emits is matched to the journal's
+  // events (a proposal gets the seq it was published under) by replayed().
+  struct Replay {
+    const std::vector<eboard::v1::Event>* history = nullptr;
+    std::vector<bool> matched;          // history[i] was emitted again
+    std::vector<std::uint32_t> caused;  // seqs a command caused (its replay emits them)
+    std::uint32_t from_seq = 0;         // what is emitted now comes at or after this seq
+  };
+  void replayed(engine::GameEvents& events);
+  std::optional<std::size_t> journal_index(const engine::GameEvent& e);
+  void replay_other(const eboard::v1::Event& journal, Millis now);
+  std::optional<Replay> replay_;
+  Millis resume_at_{0};
   std::optional<Error> start_game(const GameSetup& setup, Millis now);
   eboard::v1::Ack run_action(const eboard::v1::Command& command, Millis now);
 

@@ -93,6 +93,11 @@ v1::Proposal shown_proposal(const engine::GameEvent& e, std::uint32_t seq,
                  : e.result == "0-1" ? v1::SIDE_BLACK
                                      : v1::SIDE_UNSPECIFIED);
       break;
+    case engine::GameEventKind::kDeadPositionSuspected:  // accepted, a draw (5.2.2)
+      p.set_kind(v1::PROPOSAL_KIND_RESULT);
+      p.set_result("1/2-1/2");
+      p.set_termination(v1::TERMINATION_DEAD_POSITION);
+      break;
     case engine::GameEventKind::kPenalty: p.set_kind(v1::PROPOSAL_KIND_PENALTY); break;
     default:
       p.set_kind(v1::PROPOSAL_KIND_CLAIM);
@@ -137,7 +142,9 @@ void BoardSession::note_proposal(const engine::GameEvent& e, std::uint32_t seq) 
       p.shown.set_description(claim_text(e));  // the engine's verdict on the claim
     }
     p.seqs.push_back(seq);
-    if (e.kind == engine::GameEventKind::kGameEnded) p.game_end = true;
+    if (e.kind == engine::GameEventKind::kGameEnded ||
+        e.kind == engine::GameEventKind::kDeadPositionSuspected)
+      p.game_end = true;
   }
   if (e.proposal_seq == 0) return;
   for (auto& [handle, p] : proposals_) {

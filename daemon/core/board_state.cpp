@@ -17,6 +17,21 @@ BoardState::BoardState(std::string board_id) {
   snapshot_.set_clock_state(v1::DEVICE_STATE_CONNECTING);
 }
 
+// A proposed result the arbiter rejected has not ended the game (rules.md §0): the
+// rejection emits no event of its own, its command's record says it. A ruling without a
+// seq names the newest open proposal, which only the daemon knows; it is not folded here.
+void BoardState::ruled(const v1::CommandApplied& applied) {
+  const v1::Command& c = applied.command();
+  if (!applied.outcome().ok() || !c.has_ruling() || proposed_end_seq_ == 0) return;
+  if (c.ruling().decision() != v1::RULING_DECISION_REJECT || c.ruling().seq() != proposed_end_seq_)
+    return;
+  proposed_end_seq_ = 0;
+  snapshot_.set_game_state(v1::GAME_STATE_IN_PROGRESS);
+  snapshot_.clear_result();
+  snapshot_.clear_termination();
+  snapshot_.clear_result_proposed();
+}
+
 void BoardState::apply(const v1::Event& e) {
   v1::Snapshot& s = snapshot_;
   s.set_last_seq(e.seq());
@@ -24,11 +39,20 @@ void BoardState::apply(const v1::Event& e) {
   if (e.game_id() != 0) s.set_game_id(e.game_id());
   if (!e.rules().empty()) s.set_rules(e.rules());
   switch (e.kind_case()) {
-    case v1::Event::kGameStarted: history_.clear(); break;
+    case v1::Event::kGameStarted:
+      history_.clear();
+      proposed_end_seq_ = 0;
+      break;
     case v1::Event::kMoveCompleted:
     case v1::Event::kClockPressWithoutMove:
     case v1::Event::kIllegalMoveCompleted:
-    case v1::Event::kPositionChanged: history_.push_back(e); break;
+    case v1::Event::kPositionChanged:
+    case v1::Event::kCommandApplied:
+    case v1::Event::kGameEnded:
+    case v1::Event::kPenalty:
+    case v1::Event::kClaimReceived:
+    case v1::Event::kClaimDecided:
+    case v1::Event::kDeadPositionSuspected: history_.push_back(e); break;
     default: break;
   }
   switch (e.kind_case()) {
@@ -95,7 +119,9 @@ void BoardState::apply(const v1::Event& e) {
       s.set_running(e.clock().running());
       s.set_paused(e.clock().paused());
       break;
+    case v1::Event::kCommandApplied: ruled(e.command_applied()); break;
     case v1::Event::kGameEnded:
+      proposed_end_seq_ = e.game_ended().proposed() ? e.seq() : 0;
       s.set_game_state(v1::GAME_STATE_ENDED);
       s.set_result(e.game_ended().result());
       s.set_termination(e.game_ended().termination());

@@ -22,17 +22,24 @@ class BoardState {
   void apply(const eboard::v1::Event& event);
   const eboard::v1::Snapshot& snapshot() const { return snapshot_; }
   // The game in progress's facts a restarted daemon plays again to rebuild its tracker
-  // (recovery.h replay_game): moveCompleted, clockPressWithoutMove, illegalMoveCompleted
-  // and positionChanged, in journal order. Not part of the snapshot.
+  // (recovery.h replay_game): moveCompleted, clockPressWithoutMove, illegalMoveCompleted,
+  // positionChanged and commandApplied, and the events that open or settle the arbiter's
+  // proposals (gameEnded, penalty, claimReceived, claimDecided, deadPositionSuspected),
+  // in journal order. Not part of the snapshot.
   const std::vector<eboard::v1::Event>& game_history() const { return history_; }
-  // Whether a game has started and not ended (recovery resumes only those).
+  // Whether a game has started and not ended (recovery resumes only those): a result
+  // only proposed to the arbiter has not ended it.
   bool game_in_progress() const {
-    return snapshot_.game_state() == eboard::v1::GAME_STATE_IN_PROGRESS;
+    return snapshot_.game_state() == eboard::v1::GAME_STATE_IN_PROGRESS ||
+           (snapshot_.game_state() == eboard::v1::GAME_STATE_ENDED && snapshot_.result_proposed());
   }
 
  private:
+  void ruled(const eboard::v1::CommandApplied& applied);
+
   eboard::v1::Snapshot snapshot_;
   std::vector<eboard::v1::Event> history_;
+  std::uint32_t proposed_end_seq_ = 0;  // the open proposed result's gameEnded, if any
 };
 
 }  // namespace eboard::daemon

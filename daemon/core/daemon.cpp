@@ -411,8 +411,13 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
     link_options.time_scale = board.sim && sim_speed > 0 ? sim_speed : 1.0;
     link_options.usb = usb_bus.get();
     link_options.state_dir = config.journal_dir;
-    board.link = std::make_unique<DeviceLink>(io, clock, epoch, spec, *board.session, link_log,
-                                              link_options);
+    // A resumed game's time line goes on from the journal's (BoardSession::resume_at).
+    const std::chrono::duration<double, std::milli> resumed(
+        double(board.session->resume_at().count()) / link_options.time_scale);
+    const SteadyTime board_epoch =
+        epoch - std::chrono::duration_cast<SteadyTime::duration>(resumed);
+    board.link = std::make_unique<DeviceLink>(io, clock, board_epoch, spec, *board.session,
+                                              link_log, link_options);
     board.link->share_ports(ports);
   }
   std::optional<UsbWatcher> usb_watcher;

@@ -96,8 +96,12 @@ class Replay {
  public:
   // The replay ends at tracker time zero, where the caller's time line starts: it begins
   // early enough for the debounce of each illegal placement.
-  Replay(engine::GameTracker& tracker, int illegal_moves)
-      : tracker_(tracker), now_(-illegal_moves * step()) {}
+  Replay(engine::GameTracker& tracker, int illegal_moves, Millis end)
+      : tracker_(tracker), now_(end - illegal_moves * step()) {}
+
+  Millis now() const { return now_; }
+  // What the tracker emitted since the last call.
+  engine::GameEvents& emitted() { return dropped_; }
 
   std::optional<std::string> move(const v1::MoveCompleted& m) {
     const Position before = tracker_.committed();
@@ -156,17 +160,35 @@ class Replay {
 
 }  // namespace
 
+std::vector<std::uint32_t> command_caused_seqs(const std::vector<v1::Event>& history) {
+  std::vector<std::uint32_t> seqs;
+  for (const v1::Event& e : history) {
+    if (!e.has_command_applied() || !e.command_applied().outcome().ok()) continue;
+    const std::uint32_t first = e.command_applied().outcome().seq();
+    if (first == 0) continue;
+    for (std::uint32_t s = first; s <= e.command_applied().last_seq(); ++s) seqs.push_back(s);
+  }
+  return seqs;
+}
+
 std::optional<std::string> replay_game(engine::GameTracker& tracker,
                                        const std::vector<v1::Event>& history,
-                                       const v1::Snapshot& journal) {
-  const auto replayed_illegal = [](const v1::Event& e) {
-    return e.has_illegal_move_completed() &&
-           e.illegal_move_completed().reason() != v1::REASON_PRESS_WITHOUT_MOVE;
+                                       const v1::Snapshot& journal, Millis end,
+                                       const ReplayHooks& hooks) {
+  const std::vector<std::uint32_t> caused = command_caused_seqs(history);
+  const auto by_command = [&caused](const v1::Event& e) {
+    return std::find(caused.begin(), caused.end(), e.seq()) != caused.end();
   };
-  Replay replay(tracker, int(std::count_if(history.begin(), history.end(), replayed_illegal)));
+  const auto replayed_illegal = [&](const v1::Event& e) {
+    return e.has_illegal_move_completed() &&
+           e.illegal_move_completed().reason() != v1::REASON_PRESS_WITHOUT_MOVE && !by_command(e);
+  };
+  Replay replay(tracker, int(std::count_if(history.begin(), history.end(), replayed_illegal)), end);
   for (const v1::Event& e : history) {
     std::optional<std::string> error;
-    if (e.has_move_completed()) {
+    if (by_command(e)) {
+      continue;  // its command's replay causes it again
+    } else if (e.has_move_completed()) {
       error = replay.move(e.move_completed());
     } else if (e.has_clock_press_without_move()) {
       error = replay.press_without_move(e.clock_press_without_move().side());
@@ -174,7 +196,11 @@ std::optional<std::string> replay_game(engine::GameTracker& tracker,
       error = replay.illegal(e.illegal_move_completed());
     } else if (e.has_position_changed()) {
       error = replay.position(e.position_changed().fen());
+    } else if (hooks.other) {
+      hooks.other(e, replay.now());
     }
+    if (hooks.emitted) hooks.emitted(e, replay.emitted());
+    replay.emitted().clear();
     if (tracker.ended()) error = "the game ended when played again";
     if (error) return "seq " + std::to_string(e.seq()) + ": " + *error;
   }
@@ -183,8 +209,21 @@ std::optional<std::string> replay_game(engine::GameTracker& tracker,
            journal.fen();
   }
   if (int(tracker.moves().size()) != journal.moves_size()) return "the move count differs";
-  if (tracker.illegal_count(engine::kWhite) != int(journal.white_illegal_count()) ||
-      tracker.illegal_count(engine::kBlack) != int(journal.black_illegal_count())) {
+  // A move made with two hands (7.5.4) is counted by the arbiter, not the tracker: its
+  // event's count adds the side's two-hands moves so far to the tracker's count.
+  const auto tracker_count = [&history](v1::Side side) {
+    int count = 0;
+    int two_hands = 0;
+    for (const v1::Event& e : history) {
+      if (!e.has_illegal_move_completed() || e.illegal_move_completed().side() != side) continue;
+      const bool hands = e.illegal_move_completed().reason() == v1::REASON_TWO_HANDS;
+      two_hands += hands ? 1 : 0;
+      count = int(e.illegal_move_completed().count()) - (hands ? two_hands : 0);
+    }
+    return count;
+  };
+  if (tracker.illegal_count(engine::kWhite) != tracker_count(v1::SIDE_WHITE) ||
+      tracker.illegal_count(engine::kBlack) != tracker_count(v1::SIDE_BLACK)) {
     return "the illegal move counts differ";
   }
   return std::nullopt;

@@ -44,6 +44,12 @@ void Arbiter::on_new_game(GameTracker&) {}
 
 void Arbiter::on_published(std::uint32_t, std::uint64_t) {}
 
+void Arbiter::propose_result(GameTracker& game, const std::string& result,
+                             TerminationKind termination, const std::string& description,
+                             std::chrono::milliseconds now, GameEvents& out) {
+  game.end_game(now, result, termination, true, description, out);
+}
+
 void Arbiter::on_both_flags(GameTracker&, std::chrono::milliseconds, GameEvents&) {}
 
 void Arbiter::on_board_change(GameTracker&, std::size_t, std::chrono::milliseconds, GameEvents&) {}

@@ -12,6 +12,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 
 #include "engine/clock/clock_events.h"
 #include "engine/game/game_event.h"
@@ -50,6 +51,13 @@ class Arbiter {
   // The publisher numbered an event that opened decision `proposal` (GameEvent::proposal)
   // as `seq`: rulings name decisions by seq.
   virtual void on_published(std::uint32_t proposal, std::uint64_t seq);
+  // A result for the arbiter to confirm that the board signalled (rules.md D8: the result
+  // pieces or the kings) or that a journal's recovery opens again (a proposal the replay of
+  // the moves and commands cannot produce: daemon/core/recovery.h). The base class emits the
+  // proposed gameEnded; a full arbiter also keeps it as a decision a ruling settles.
+  virtual void propose_result(GameTracker& game, const std::string& result,
+                              TerminationKind termination, const std::string& description,
+                              std::chrono::milliseconds now, GameEvents& out);
   // An operator line (claims, resignations, rulings, ...).
   virtual void on_operator(GameTracker& game, const OperatorAction& action,
                            std::chrono::milliseconds now, GameEvents& out);

@@ -315,6 +315,13 @@ void GameTracker::operator_action(Millis now, const OperatorAction& action, Game
   arbiter_->on_operator(*this, action, now, out);
 }
 
+void GameTracker::propose_result(Millis now, const std::string& result, TerminationKind termination,
+                                 const std::string& description, GameEvents& out) {
+  ensure_started(now, out);
+  if (ended_) return;
+  arbiter_->propose_result(*this, result, termination, description, now, out);
+}
+
 void GameTracker::promotion_choice(Millis now, PieceType piece, GameEvents& out) {
   const std::size_t first = out.size();
   ensure_started(now, out);

@@ -76,6 +76,10 @@ class GameTracker {
   // The publisher assigned `seq` to `event` (one of this tracker's): call it for every
   // event with a `proposal`, so that a ruling naming that seq finds the decision.
   void published(const GameEvent& event, std::uint64_t seq);
+  // A result the arbiter is to confirm, opened again from a journal (daemon/core/
+  // recovery.h): the proposed gameEnded as the board's result pieces made it.
+  void propose_result(Millis now, const std::string& result, TerminationKind termination,
+                      const std::string& description, GameEvents& out);
   // The operator names the piece a pawn becomes where the board cannot sense it
   // (occupancy-only boards, protocols.md §10; interfaces.md §3 `promote`): the promotion
   // standing on the board is re-matched at once, else the next one uses it; back to a

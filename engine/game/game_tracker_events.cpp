@@ -100,10 +100,16 @@ void GameTracker::translate(GameEvents& out) {
       case RecognizerEvent::Kind::kResultGesture: {
         const bool accept = config_.rules.accept_result_gestures;
         const std::string result = gesture_result_text(r.gesture);
-        end_game(r.at, result,
-                 r.gesture == GestureResult::kDraw ? TerminationKind::kAgreement
-                                                   : TerminationKind::kResignation,
-                 !accept, "result gesture on the board: " + result, out);
+        const TerminationKind termination = r.gesture == GestureResult::kDraw
+                                                ? TerminationKind::kAgreement
+                                                : TerminationKind::kResignation;
+        const std::string description = "result gesture on the board: " + result;
+        // Proposed, the arbiter keeps it as a decision its ruling names (rules.md §0).
+        if (accept) {
+          end_game(r.at, result, termination, false, description, out);
+        } else {
+          arbiter_->propose_result(*this, result, termination, description, r.at, out);
+        }
         break;
       }
       case RecognizerEvent::Kind::kGameEndStable: {

@@ -111,6 +111,12 @@ void RulesArbiter::on_published(std::uint32_t proposal, std::uint64_t seq) {
   proposals_[proposal - 1].seqs.push_back(seq);
 }
 
+void RulesArbiter::propose_result(GameTracker& game, const std::string& result,
+                                  TerminationKind termination, const std::string& description,
+                                  Millis now, GameEvents& out) {
+  game_end(game, result, termination, true, description, UnwinnabilityNote::kNone, now, out);
+}
+
 void RulesArbiter::game_end(GameTracker& game, const std::string& result,
                             TerminationKind termination, bool proposed,
                             const std::string& description, UnwinnabilityNote note, Millis now,

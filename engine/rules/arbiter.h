@@ -49,6 +49,8 @@ class RulesArbiter : public Arbiter {
   void on_operator(GameTracker& game, const OperatorAction& action, Millis now,
                    GameEvents& out) override;
   void on_published(std::uint32_t proposal, std::uint64_t seq) override;
+  void propose_result(GameTracker& game, const std::string& result, TerminationKind termination,
+                      const std::string& description, Millis now, GameEvents& out) override;
   std::optional<Millis> next_deadline() const override;
   void on_deadline(GameTracker& game, Millis now, GameEvents& out) override;
   void on_new_game(GameTracker& game) override;

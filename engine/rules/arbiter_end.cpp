@@ -77,6 +77,13 @@ void RulesArbiter::dead_position_suspected(GameTracker&, const Position& pos, Mi
   e.fen = to_fen(pos);
   e.description = "blocked pawns; the analysis could not prove the position dead within its budget";
   e.articles = {"5.2.2"};
+  // The arbiter judges it (5.2.2): accepting the suspicion ends the game drawn.
+  Proposal p;
+  p.kind = Proposal::Kind::kGameEnd;
+  p.result = "1/2-1/2";
+  p.termination = TerminationKind::kDeadPosition;
+  p.description = "dead position (blocked pawns)";
+  e.proposal = propose(std::move(p));
   out.push_back(std::move(e));
 }
 

@@ -101,13 +101,14 @@ TEST_F(ClocklessSession, AResumedClocklessGameGoesOnWithoutAClock) {
   ASSERT_FALSE(second.resume(journal).has_value());
   EXPECT_EQ(second.resume_warning(), "");
   second.on_link_up();
+  const milliseconds r = second.resume_at();  // the board's time line goes on from there
   second.on_sensor(drivers::PlacementSeen{placement_of(
                        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")},
-                   milliseconds(0));
-  second.advance(milliseconds(3100));  // the dump waits for no clock that will not come
-  second.on_sensor(drivers::SquareChanged{sq('g', 1), Piece::kEmpty}, milliseconds(4000));
-  second.on_sensor(drivers::SquareChanged{sq('f', 3), Piece::kWhiteKnight}, milliseconds(4200));
-  second.advance(milliseconds(7200));
+                   r);
+  second.advance(r + milliseconds(3100));  // the dump waits for no clock that will not come
+  second.on_sensor(drivers::SquareChanged{sq('g', 1), Piece::kEmpty}, r + milliseconds(4000));
+  second.on_sensor(drivers::SquareChanged{sq('f', 3), Piece::kWhiteKnight}, r + milliseconds(4200));
+  second.advance(r + milliseconds(7200));
   EXPECT_EQ(completed(), (Completed{{"g1f3", v1::COMPLETION_SETTLED}}));
   for (const auto& e : published_.events) {
     if (e.has_move_completed()) {

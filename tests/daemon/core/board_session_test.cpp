@@ -121,13 +121,16 @@ TEST_F(SessionTest, ResumedClocksContinueFromTheJournal) {
   BoardSession second("b1", setup(), drivers::WhiteSetting::kLeft, publish());
   ASSERT_FALSE(second.resume(journal).has_value());
   EXPECT_TRUE(published_.events.empty()) << "restoring the clocks is not news";
+  // The board's time line goes on from the journal's last atMs.
+  const int resumed = int(second.resume_at().count());
+  EXPECT_EQ(resumed, journal.snapshot().at_ms());
   second.on_link_up();
   second.on_sensor(drivers::PlacementSeen{placement_of(
                        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")},
-                   milliseconds(0));
+                   milliseconds(resumed));
   // No clock report comes: the dump is judged after its wait (a board reporting no clock
   // would play on without a clock, docs/clockless.md).
-  int t = 3000;
+  int t = resumed + 3000;
   second.advance(milliseconds(t));
   play_move(second, sq('g', 1), sq('f', 3), drivers::Piece::kWhiteKnight, ClockSide::kLeft, t);
   const v1::Event* move = nullptr;

@@ -1,0 +1,152 @@
+// BoardSession's recovery (resume()): the journal's game played again into a fresh
+// tracker (recovery.h replay_game) with the arbiter's commands and proposals at their
+// places among its moves, so that a restarted daemon goes on with the same clocks, the
+// same open proposals under the same seqs and the same players; nothing of it is
+// published again.
+#include <algorithm>
+
+#include "daemon/core/board_session.h"
+#include "daemon/core/recovery.h"
+#include "daemon/event_mapping.h"
+
+namespace eboard::daemon {
+namespace {
+
+namespace v1 = eboard::v1;
+
+engine::TerminationKind termination_of(v1::Termination t) {
+  return t == v1::TERMINATION_UNSPECIFIED ? engine::TerminationKind::kArbiter
+                                          : engine::TerminationKind(int(t) - 1);
+}
+
+}  // namespace
+
+std::optional<Error> BoardSession::resume(const BoardState& journal_state) {
+  const v1::Snapshot& s = journal_state.snapshot();
+  game_id_ = s.game_id();
+  if (!journal_state.game_in_progress()) return std::nullopt;
+  GameSetup setup;
+  setup.rules = s.rules();
+  setup.clock = s.time_control();
+  for (const auto& p : s.params()) setup.params.emplace_back(p.name(), p.value());
+  for (const auto& t : s.tags()) setup.tags.emplace_back(t.name(), t.value());
+  // The game is played again from its start so its counts survive (recovery.h
+  // replay_game); if that fails, it resumes from the last position alone.
+  setup.start_fen = s.start_fen();
+  auto config = make_tracker_config(setup);
+  if (!config)
+    return Error{"board " + board_id_ + ": cannot resume the journal's game: " + config.error()};
+  rules_name_ = config->rules.name;
+  resume_at_ = Millis(std::max(0, s.at_ms()));
+  // The journal's game is played again with presses (recovery.h), whatever the board's
+  // clock; the game then goes on as the board's clock says.
+  const engine::ClockPresence presence = presence_;
+  presence_ = engine::ClockPresence::kConnected;
+  new_tracker(std::move(config).value());
+  ply_offset_ = 0;
+  resumed_ = true;  // the arbiter's commands are played before the tracker has started
+  const std::vector<v1::Event>& history = journal_state.game_history();
+  replay_ = Replay{&history, std::vector<bool>(history.size()), command_caused_seqs(history), 0};
+  ReplayHooks hooks;
+  hooks.other = [this](const v1::Event& journal, Millis now) { replay_other(journal, now); };
+  hooks.emitted = [this](const v1::Event& journal, engine::GameEvents& out) {
+    replay_->from_seq = journal.seq();
+    emit(out);
+  };
+  const auto failed = replay_game(*tracker_, history, s, resume_at_, hooks);
+  replay_.reset();
+  if (failed) {
+    resume_warning_ = "board " + board_id_ + ": the journal's game (up to seq " +
+                      std::to_string(s.last_seq()) + ") could not be played again (" + *failed +
+                      "); resuming from the last position alone: each side's move and "
+                      "illegal-move counts, the positions played before it and the open "
+                      "proposals start afresh";
+    setup.start_fen = s.fen();  // the position after the last completed move
+    new_tracker(make_tracker_config(setup).value());
+    ply_offset_ = s.moves_size();
+  }
+  suppress_started_ = !tracker_->started();
+  awaiting_dump_ = true;
+  restore_clocks(s, resume_at_);
+  presence_ = presence;
+  engine::GameEvents dropped;  // bookkeeping, as restore_clocks' events
+  tracker_->set_clock_presence(resume_at_, presence_, dropped);
+  return std::nullopt;
+}
+
+// A journal event replay_game does not play itself: an applied command is run again (a
+// new game's is what started this one, from the snapshot's set-up), and a result proposed
+// by what no move or command causes again (the result pieces, a flag) is proposed again.
+void BoardSession::replay_other(const v1::Event& journal, Millis now) {
+  if (journal.has_command_applied()) {
+    const v1::CommandApplied& applied = journal.command_applied();
+    if (!applied.outcome().ok() || applied.command().has_new_game()) return;
+    replay_->from_seq = applied.outcome().seq();
+    run_action(applied.command(), now);
+    return;
+  }
+  if (!journal.has_game_ended() || !journal.game_ended().proposed()) return;
+  const auto& history = *replay_->history;
+  for (std::size_t i = 0; i < history.size(); ++i) {
+    if (history[i].seq() == journal.seq() && replay_->matched[i]) return;  // emitted again
+  }
+  replay_->from_seq = journal.seq();
+  engine::GameEvents out;
+  const v1::GameEnded& ended = journal.game_ended();
+  tracker_->propose_result(now, ended.result(), termination_of(ended.termination()),
+                           ended.description(), out);
+  emit(out);
+}
+
+// What the tracker emits while the journal is played again: each proposal it opens gets
+// the seq its event was published under (the journal's next unmatched event of the same
+// kind at or after the event or command that caused it), so a ruling names it as before.
+void BoardSession::replayed(engine::GameEvents& events) {
+  for (const engine::GameEvent& e : events) {
+    if (e.proposal == 0) {
+      note_proposal(e, 0);  // a settlement (proposal_seq), or a game's start
+      continue;
+    }
+    const auto index = journal_index(e);
+    if (!index) continue;  // not in the journal: nothing can name it
+    const v1::Event& journal = (*replay_->history)[*index];
+    tracker_->published(e, journal.seq());
+    note_proposal(e, journal.seq());
+    v1::Proposal& shown = proposals_[e.proposal].shown;
+    if (shown.seq() == journal.seq()) shown.set_at_ms(journal.at_ms());
+  }
+  events.clear();
+}
+
+std::optional<std::size_t> BoardSession::journal_index(const engine::GameEvent& e) {
+  const auto kind = to_proto(e, EventEnvelope{board_id_, 0, game_id_, rules_name_}).kind_case();
+  const auto& history = *replay_->history;
+  for (std::size_t i = 0; i < history.size(); ++i) {
+    if (replay_->matched[i] || history[i].seq() < replay_->from_seq) continue;
+    if (history[i].kind_case() != kind) continue;
+    replay_->matched[i] = true;
+    return i;
+  }
+  return std::nullopt;
+}
+
+// The fresh tracker's clock model would start from the time control (crediting a
+// start_and_press increment again); the game's clocks continue from the journal's last
+// times instead (the snapshot folds every clock and moveCompleted event, and so the time
+// the arbiter added or set). The model is given those times as a reading at `now`, where
+// the board's time line goes on, with the side to move running; what that produces (the
+// suppressed start, the start increment, the mismatch against the fresh model) is
+// bookkeeping, not news, and is not published. A hardware clock's first report then
+// corrects the time spent while down.
+void BoardSession::restore_clocks(const v1::Snapshot& s, Millis now) {
+  if (s.white_ms() <= 0 && s.black_ms() <= 0) return;  // no clock time journalled yet
+  engine::ClockReading times;
+  times.white = Millis(s.white_ms());
+  times.black = Millis(s.black_ms());
+  engine::GameEvents dropped;
+  tracker_->clock_reading(now, times, dropped);
+  if (s.paused()) tracker_->pause_clock(now, true, dropped);
+  suppress_started_ = false;  // its gameStarted was among the dropped events
+}
+
+}  // namespace eboard::daemon
