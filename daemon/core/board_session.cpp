@@ -16,24 +16,13 @@ namespace {
 namespace v1 = eboard::v1;
 using engine::Color;
 
-// A full dump whose clock report does not come within this time is judged without it.
-constexpr Millis kDumpJudgeWait{3000};
+}  // namespace
 
-engine::SquareCode code_of(drivers::Piece piece) {
+engine::SquareCode code_of_piece(drivers::Piece piece) {
   if (piece == drivers::Piece::kEmpty) return engine::kEmptyCode;
   const engine::SquareCode code = engine::square_code_from_char(drivers::piece_letter(piece));
   return code == engine::kNoCode ? engine::kOccupiedCode : code;
 }
-
-std::array<engine::SquareCode, engine::kSquareCount> codes_of(const engine::Position& pos) {
-  std::array<engine::SquareCode, engine::kSquareCount> codes{};
-  for (int s = 0; s < engine::kSquareCount; ++s) {
-    codes[s] = engine::SquareCode(pos.piece_on(engine::Square(s)));
-  }
-  return codes;
-}
-
-}  // namespace
 
 Result<engine::TrackerConfig> make_tracker_config(const GameSetup& setup) {
   auto rules = engine::rule_set_by_name(setup.rules.empty() ? "fide-standard" : setup.rules);
@@ -155,28 +144,30 @@ void BoardSession::on_sensor(const drivers::SensorEvent& sensor, Millis now) {
                            std::holds_alternative<drivers::FlagShown>(sensor) ||
                            std::holds_alternative<drivers::BothFlagsShown>(sensor);
   if (clock_input && clock_setting_ == drivers::ClockSetting::kNone) return;
+  if (const auto* status = std::get_if<drivers::LinkStatus>(&sensor)) {
+    // Bytes were lost (device_link_events.cpp): the board is not known until its full
+    // report comes (board_session_sync.cpp).
+    if (status->state == drivers::LinkState::kResync) on_resync();
+    return;
+  }
   engine::GameEvents out;
   if (const auto* seen = std::get_if<drivers::PlacementSeen>(&sensor)) {
     placement_seen(seen->placement, now);
   } else if (const auto* change = std::get_if<drivers::SquareChanged>(&sensor)) {
-    placement_[change->square] = code_of(change->piece);
+    placement_[change->square] = code_of_piece(change->piece);
     placement_known_ = true;
     if (pending_dump_) {
-      (*pending_dump_)[change->square] = code_of(change->piece);
+      (*pending_dump_)[change->square] = code_of_piece(change->piece);
       if (clock_known_) judge_dump(now, false);
-    } else {
-      tracker_->square(now, engine::Square(change->square), code_of(change->piece), out);
+    } else if (!unsynced()) {
+      tracker_->square(now, engine::Square(change->square), code_of_piece(change->piece), out);
     }
   } else if (const auto* reading = std::get_if<drivers::ClockReading>(&sensor)) {
     clock_reading(*reading, now);
   } else if (const auto* lever = std::get_if<drivers::LeverPressed>(&sensor)) {
     const Color presser = sides_.is_white(lever->side) ? engine::kWhite : engine::kBlack;
-    if (pending_dump_) {
-      // The press says whose clock runs now; while the board is being judged the press
-      // itself is not a move of its own (a move it completed is found by the judgement).
-      clock_running_ = Color(1 - presser);
-      clock_known_ = true;
-      judge_dump(now, false);
+    if (unsynced()) {
+      held_press(presser, now);
     } else {
       tracker_->lever(now, presser, out);
     }
@@ -195,100 +186,23 @@ void BoardSession::on_sensor(const drivers::SensorEvent& sensor, Millis now) {
   emit(out);
 }
 
-void BoardSession::placement_seen(const drivers::Placement& placement, Millis now) {
-  for (int s = 0; s < engine::kSquareCount; ++s) placement_[s] = code_of(placement[s]);
-  placement_known_ = true;
-  const bool game_running = resumed_ || (tracker_->started() && !tracker_->ended());
-  if (awaiting_dump_ && game_running) {
-    awaiting_dump_ = false;
-    pending_dump_ = placement_;
-    pending_dump_at_ = now;
-    clock_known_ = false;  // wait for a report made after this dump
-    return;
-  }
-  awaiting_dump_ = false;
-  if (pending_dump_) {
-    pending_dump_ = placement_;
-    return;
-  }
-  engine::GameEvents out;
-  tracker_->placement(now, placement_, out);
-  emit(out);
-}
-
-void BoardSession::clock_reading(const drivers::ClockReading& reading, Millis now) {
-  // A clock plugged in mid-game: presses complete moves again from now on.
-  if (presence_ == engine::ClockPresence::kNone)
-    clock_presence(engine::ClockPresence::kConnected, now);
-  sides_.observe(reading);
-  const bool white_left = sides_.white_side() == drivers::ClockSide::kLeft;
-  engine::ClockReading r;
-  r.white = white_left ? reading.left : reading.right;
-  r.black = white_left ? reading.right : reading.left;
-  r.running_known = true;
-  if (reading.running && reading.turn) {
-    r.running = sides_.is_white(*reading.turn) ? engine::kWhite : engine::kBlack;
-  }
-  clock_running_ = r.running;
-  clock_known_ = true;
-  if (pending_dump_ && !judge_dump(now, false)) return;
-  engine::GameEvents out;
-  tracker_->clock_reading(now, r, out);
-  emit(out);
-}
-
-bool BoardSession::judge_dump(Millis now, bool final) {
-  const Codes board = *pending_dump_;
-  const MissedMoves missed =
-      find_missed_moves(tracker_->committed(), board, clock_known_ ? clock_running_ : std::nullopt);
-  if (missed.verdict == MissedMoves::Verdict::kUnexplained && !final) return false;
-  pending_dump_.reset();
-  pending_dump_at_.reset();
-  resumed_ = false;
-  engine::GameEvents out;
-  if (missed.verdict == MissedMoves::Verdict::kMoves) {
-    engine::Position pos = tracker_->committed();
-    recovering_ = true;
-    for (const engine::Move m : missed.moves) {
-      const Color mover = pos.side_to_move();
-      pos.make(m);
-      tracker_->placement(now, codes_of(pos), out);
-      tracker_->lever(now, mover, out);
-      emit(out);
-    }
-    recovering_ = false;
-  } else if (missed.verdict == MissedMoves::Verdict::kUnexplained) {
-    v1::Event event;
-    event.set_at_ms(static_cast<std::int32_t>(now.count()));
-    event.set_visibility(v1::VISIBILITY_PUBLIC);
-    event.set_game_id(game_id_);
-    event.set_rules(rules_name_);
-    const engine::Position& committed = tracker_->committed();
-    event.mutable_restore_requested()->set_fen(engine::to_fen(committed));
-    for (int s = 0; s < engine::kSquareCount; ++s) {
-      if (engine::SquareCode(committed.piece_on(engine::Square(s))) != board[s]) {
-        event.mutable_restore_requested()->add_squares(engine::square_name(engine::Square(s)));
-      }
-    }
-    publish_event(std::move(event));
-  }
-  tracker_->placement(now, board, out);
-  emit(out);
-  return true;
-}
-
 void BoardSession::advance(Millis now) {
   if (!tracker_) return;
   if (pending_dump_ && pending_dump_at_ && now - *pending_dump_at_ >= kDumpJudgeWait) {
     judge_dump(now, true);
   }
+  // While unsynced the tracker's time stands still at its last input: what it would
+  // decide on its own (debounces, the model's flag) concerns a board it no longer sees,
+  // and the moves a held press completed are completed at that press (judge_dump).
+  if (unsynced()) return;
   engine::GameEvents out;
   tracker_->advance(now, out);
   emit(out);
 }
 
 std::optional<Millis> BoardSession::next_deadline() const {
-  std::optional<Millis> deadline = tracker_ ? tracker_->next_deadline() : std::nullopt;
+  std::optional<Millis> deadline =
+      tracker_ && !unsynced() ? tracker_->next_deadline() : std::nullopt;
   if (pending_dump_at_) {
     const Millis judge = *pending_dump_at_ + kDumpJudgeWait;
     if (!deadline || judge < *deadline) deadline = judge;
@@ -307,6 +221,9 @@ std::optional<Error> BoardSession::start_game(const GameSetup& setup, Millis now
   resumed_ = false;
   pending_dump_.reset();
   pending_dump_at_.reset();
+  press_held_ = restore_published_ = false;
+  held_press_at_.reset();
+  held_reading_.reset();
   if (placement_known_) {
     engine::GameEvents out;
     tracker_->placement(now, placement_, out);

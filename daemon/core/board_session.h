@@ -51,6 +51,9 @@ struct GameSetup {
 
 Result<engine::TrackerConfig> make_tracker_config(const GameSetup& setup);
 
+// A sensed piece as the recognizer's square code (unknown pieces: occupied).
+engine::SquareCode code_of_piece(drivers::Piece piece);
+
 class BoardSession {
  public:
   using Publish = std::function<std::uint32_t(eboard::v1::Event)>;
@@ -76,7 +79,11 @@ class BoardSession {
   // to that when the device reports no clock, and back when a clock reading comes.
   void set_clock_setting(drivers::ClockSetting setting, Millis now);
   // The link was (re)established: the next full dump is checked for missed moves.
-  void on_link_up() { awaiting_dump_ = true; }
+  void on_link_up() { begin_sync(SyncCause::kLinkUp); }
+  // The driver discarded bytes and asked for a full dump: until it comes the session's
+  // picture of the board may be stale, so nothing is judged against it
+  // (board_session_sync.cpp).
+  void on_resync() { begin_sync(SyncCause::kResync); }
   void on_sensor(const drivers::SensorEvent& event, Millis now);
   void device_status(eboard::v1::DeviceRole role, eboard::v1::DeviceState state,
                      const std::string& detail, Millis now);
@@ -99,6 +106,19 @@ class BoardSession {
 
  private:
   using Codes = std::array<engine::SquareCode, engine::kSquareCount>;
+  // Why a full dump is awaited: after a (re)connect moves may have been made unheard;
+  // after a resync the link stayed up, so every press since was heard.
+  enum class SyncCause : std::uint8_t { kNone, kLinkUp, kResync };
+  // A pending dump that no move sequence explains is given this long (the board may be
+  // mid-move, its clock report may be on the way) before a restore is requested.
+  static constexpr Millis kDumpJudgeWait{3000};
+  void begin_sync(SyncCause cause);
+  bool in_game() const;
+  // True while presses, placements and clock readings wait for the board's dump.
+  bool unsynced() const;
+  void held_press(engine::Color presser, Millis now);
+  void publish_restore(const Codes& board, Millis now);
+  void end_sync(Millis now, Millis judged_at);
   void emit(engine::GameEvents& events);
   std::uint32_t publish_event(eboard::v1::Event event);  // returns its seq
   void placement_seen(const drivers::Placement& placement, Millis now);
@@ -139,6 +159,12 @@ class BoardSession {
   bool resumed_ = false;     // a journal's game continues on a fresh tracker
   bool recovering_ = false;  // feeding moves found by recovery
   bool awaiting_dump_ = false;
+  SyncCause sync_cause_ = SyncCause::kNone;
+  bool press_held_ = false;                           // a press came while unsynced
+  bool restore_published_ = false;                    // for the pending dump
+  std::optional<engine::ClockReading> held_reading_;  // the latest while unsynced
+  Millis held_reading_at_{0};
+  std::optional<Millis> held_press_at_;  // the first press while unsynced
   std::optional<Codes> pending_dump_;
   std::optional<Millis> pending_dump_at_;
   std::optional<engine::Color> clock_running_;

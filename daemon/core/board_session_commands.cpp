@@ -182,6 +182,8 @@ std::optional<v1::Ack> BoardSession::check_ruling(const engine::OperatorAction& 
 v1::Ack BoardSession::command(const v1::Command& command, Millis now) {
   first_seq_ = 0;
   v1::Ack result = run_action(command, now);
+  // A position the arbiter set may be the one a pending dump shows (a restore).
+  if (pending_dump_ && tracker_) judge_dump(now, false);
   result.set_seq(result.ok() ? first_seq_ : 0);
   return result;
 }

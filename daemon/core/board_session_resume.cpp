@@ -66,7 +66,7 @@ std::optional<Error> BoardSession::resume(const BoardState& journal_state) {
     ply_offset_ = s.moves_size();
   }
   suppress_started_ = !tracker_->started();
-  awaiting_dump_ = true;
+  begin_sync(SyncCause::kLinkUp);
   restore_clocks(s, resume_at_);
   presence_ = presence;
   engine::GameEvents dropped;  // bookkeeping, as restore_clocks' events

@@ -61,6 +61,14 @@ void DgtDriver::request_dump(TimePoint now, DecoderOutput& out) {
   send(kSendBoard, now, out);
 }
 
+void DgtDriver::resync(TimePoint now, DecoderOutput& out) {
+  const bool requested_before = dump_requested_at_ && now - *dump_requested_at_ < kDumpMinInterval;
+  request_dump(now, out);
+  // The discarded bytes may have held a clock message with a press: the clock's state as
+  // it stands shows the lever, so the press is not lost (§1.3 DGT_SEND_CLK).
+  if (!requested_before && !clock_absent_) send(kSendClock, now, out);
+}
+
 void DgtDriver::on_bytes(std::span<const std::uint8_t> bytes, TimePoint now, DecoderOutput& out) {
   if (!connected_) return;
   counters_.bytes_received += bytes.size();
@@ -73,7 +81,7 @@ void DgtDriver::on_bytes(std::span<const std::uint8_t> bytes, TimePoint now, Dec
   if (discarded > 0 && confirmed_) {
     out.events.push_back(
         LinkStatus{LinkState::kResync, std::to_string(discarded) + " bytes discarded"});
-    request_dump(now, out);
+    resync(now, out);
   }
   for (const RawMessage& message : messages) handle(message, now, out);
   if (!framer_.has_partial()) {
@@ -203,7 +211,7 @@ void DgtDriver::on_timer(TimePoint now, DecoderOutput& out) {
       out.events.push_back(LinkStatus{
           LinkState::kResync,
           std::to_string(framer_.discarded_bytes() - before) + " bytes of a cut message"});
-      request_dump(now, out);
+      resync(now, out);
     }
   }
   if (!confirmed_) return;

@@ -44,6 +44,7 @@ class DgtDriver final : public Decoder {
   void handle_clock(Payload payload, TimePoint now, DecoderOutput& out);
   void handle_field_update(Payload payload, DecoderOutput& out);
   void request_dump(TimePoint now, DecoderOutput& out);
+  void resync(TimePoint now, DecoderOutput& out);  // a dump and the clock's state
   void send(std::uint8_t command, TimePoint now, DecoderOutput& out);
 
   Framer framer_;

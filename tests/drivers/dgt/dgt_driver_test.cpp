@@ -105,7 +105,8 @@ TEST_F(DgtDriverTest, GarbageRequestsADumpAndHoldsUpdatesUntilIt) {
   EXPECT_TRUE(only<SquareChanged>(out).empty());  // held: the dump will tell
   ASSERT_EQ(only<LinkStatus>(out).size(), 1u);
   EXPECT_EQ(only<LinkStatus>(out)[0].state, LinkState::kResync);
-  EXPECT_EQ(out.to_send, (Bytes{kSendBoard}));
+  // The dump, and the clock's state: a press in the lost bytes shows in the lever.
+  EXPECT_EQ(out.to_send, (Bytes{kSendBoard, kSendClock}));
   EXPECT_EQ(driver.counters().discarded_bytes, 4u);
   Placement after = start_placement();
   after[12] = Piece::kEmpty;
@@ -122,8 +123,29 @@ TEST_F(DgtDriverTest, AMessageStuckHalfReceivedIsDroppedAfterAQuietTime) {
   EXPECT_TRUE(out.events.empty());
   EXPECT_EQ(*driver.next_deadline(), t(100 + kPartialTimeoutMs));
   out = timer(100 + kPartialTimeoutMs);
-  EXPECT_EQ(out.to_send, (Bytes{kSendBoard}));
+  EXPECT_EQ(out.to_send, (Bytes{kSendBoard, kSendClock}));
   EXPECT_EQ(driver.counters().discarded_bytes, 4u);
+}
+
+// A clock message cut by a lost byte: the press it carried comes with the clock's state
+// that the resync asks for, compared with the last reading before the loss.
+TEST_F(DgtDriverTest, APressInDiscardedBytesComesWithTheRequestedClockState) {
+  bring_up();
+  ClockReading r;
+  r.left = r.right = Millis(180000);
+  r.running = true;
+  r.lever_high = r.turn = ClockSide::kLeft;
+  feed(encode_bwtime(r), 100);
+  r.lever_high = r.turn = ClockSide::kRight;
+  Bytes cut = encode_bwtime(r);
+  cut.erase(cut.begin() + 5);
+  auto out = feed(cut, 1000);
+  out = timer(1000 + kPartialTimeoutMs);
+  EXPECT_EQ(out.to_send, (Bytes{kSendBoard, kSendClock}));
+  EXPECT_TRUE(only<LeverPressed>(out).empty());
+  out = feed(encode_bwtime(r), 1600);
+  ASSERT_EQ(only<LeverPressed>(out).size(), 1u);
+  EXPECT_EQ(only<LeverPressed>(out)[0].side, ClockSide::kLeft);
 }
 
 TEST_F(DgtDriverTest, LeverChangesArePresses) {

@@ -1,0 +1,185 @@
+// BoardSession: judging only a synchronised board. Whenever the session's picture of the
+// board may be stale - after a (re)connect or a restart, after the driver discarded bytes
+// (DgtDriver requests a full dump then and holds field updates back) - presses,
+// placements and clock readings wait for the dump, and the dump is judged against the
+// committed position with the clock's running side (recovery.h find_missed_moves):
+//   - exactly the legal moves made meanwhile: they are completed (as `recovered`);
+//   - the committed position: nothing happened that can be judged; a press that came
+//     meanwhile is not charged (a fault must never produce a ruling: the press may be
+//     one the corrupted stream invented, and it cannot be told from a real one);
+//   - anything else: the session waits (the board may be mid-move) up to kDumpJudgeWait,
+//     then publishes restoreRequested once and keeps waiting, charging nothing, until
+//     the board shows the committed position or moves that explain it.
+// A resync with no press meanwhile needs no judgement: every press was heard, so nothing
+// was completed in the gap, and the dump is simply the board as it stands.
+#include <algorithm>
+
+#include "daemon/core/board_session.h"
+#include "daemon/core/recovery.h"
+#include "engine/board/fen.h"
+#include "engine/board/notation.h"
+
+namespace eboard::daemon {
+namespace {
+
+namespace v1 = eboard::v1;
+using engine::Color;
+
+std::array<engine::SquareCode, engine::kSquareCount> codes_of(const engine::Position& pos) {
+  std::array<engine::SquareCode, engine::kSquareCount> codes{};
+  for (int s = 0; s < engine::kSquareCount; ++s) {
+    codes[s] = engine::SquareCode(pos.piece_on(engine::Square(s)));
+  }
+  return codes;
+}
+
+}  // namespace
+
+void BoardSession::begin_sync(SyncCause cause) {
+  awaiting_dump_ = true;
+  // A (re)connect's judgement (moves may have gone unheard) is not narrowed by a resync.
+  if (sync_cause_ != SyncCause::kLinkUp) sync_cause_ = cause;
+}
+
+bool BoardSession::in_game() const {
+  return resumed_ || (tracker_->started() && !tracker_->ended());
+}
+
+bool BoardSession::unsynced() const {
+  return pending_dump_.has_value() || (awaiting_dump_ && in_game());
+}
+
+// The press says whose clock runs now; it is not judged on its own (a move it completed
+// is found when the dump is judged).
+void BoardSession::held_press(Color presser, Millis now) {
+  clock_running_ = Color(1 - presser);
+  clock_known_ = true;
+  press_held_ = true;
+  if (!held_press_at_) held_press_at_ = now;
+  if (pending_dump_) judge_dump(now, false);
+}
+
+void BoardSession::placement_seen(const drivers::Placement& placement, Millis now) {
+  for (int s = 0; s < engine::kSquareCount; ++s) placement_[s] = code_of_piece(placement[s]);
+  placement_known_ = true;
+  if (awaiting_dump_ && in_game()) {
+    awaiting_dump_ = false;
+    if (sync_cause_ == SyncCause::kResync && !press_held_ && !pending_dump_) {
+      end_sync(now, Millis{0});  // every press was heard and none came: the dump is the board now
+      return;
+    }
+    pending_dump_ = placement_;
+    pending_dump_at_ = now;
+    // After a (re)connect, wait for a clock report made after this dump.
+    if (sync_cause_ == SyncCause::kLinkUp) clock_known_ = false;
+    if (clock_known_) judge_dump(now, false);
+    return;
+  }
+  awaiting_dump_ = false;
+  if (!pending_dump_) sync_cause_ = SyncCause::kNone;  // no game to judge
+  if (pending_dump_) {
+    pending_dump_ = placement_;
+    if (clock_known_) judge_dump(now, false);
+    return;
+  }
+  engine::GameEvents out;
+  tracker_->placement(now, placement_, out);
+  emit(out);
+}
+
+void BoardSession::clock_reading(const drivers::ClockReading& reading, Millis now) {
+  // A clock plugged in mid-game: presses complete moves again from now on.
+  if (presence_ == engine::ClockPresence::kNone)
+    clock_presence(engine::ClockPresence::kConnected, now);
+  sides_.observe(reading);
+  const bool white_left = sides_.white_side() == drivers::ClockSide::kLeft;
+  engine::ClockReading r;
+  r.white = white_left ? reading.left : reading.right;
+  r.black = white_left ? reading.right : reading.left;
+  r.running_known = true;
+  if (reading.running && reading.turn) {
+    r.running = sides_.is_white(*reading.turn) ? engine::kWhite : engine::kBlack;
+  }
+  clock_running_ = r.running;
+  clock_known_ = true;
+  if (unsynced()) {
+    held_reading_ = r;  // given to the tracker once the board is judged (end_sync)
+    held_reading_at_ = now;
+    if (pending_dump_) judge_dump(now, false);
+    return;
+  }
+  engine::GameEvents out;
+  tracker_->clock_reading(now, r, out);
+  emit(out);
+}
+
+bool BoardSession::judge_dump(Millis now, bool final) {
+  const Codes board = *pending_dump_;
+  const MissedMoves missed =
+      find_missed_moves(tracker_->committed(), board, clock_known_ ? clock_running_ : std::nullopt);
+  if (missed.verdict == MissedMoves::Verdict::kUnexplained) {
+    if (final && !restore_published_) {
+      restore_published_ = true;
+      pending_dump_at_.reset();
+      publish_restore(board, now);
+    }
+    return false;
+  }
+  pending_dump_.reset();
+  pending_dump_at_.reset();
+  resumed_ = false;
+  // Moves a press completed while unsynced are completed at that press, so that the
+  // clock model charges the mover only the time until it (the tracker's time stood still).
+  const Millis at = held_press_at_.value_or(now);
+  if (missed.verdict == MissedMoves::Verdict::kMoves) {
+    engine::GameEvents out;
+    engine::Position pos = tracker_->committed();
+    recovering_ = true;
+    for (const engine::Move m : missed.moves) {
+      const Color mover = pos.side_to_move();
+      pos.make(m);
+      tracker_->placement(at, codes_of(pos), out);
+      tracker_->lever(at, mover, out);
+      emit(out);
+    }
+    recovering_ = false;
+  }
+  end_sync(now, at);
+  return true;
+}
+
+// The board is synchronised: the tracker gets the board as it stands and the clock's
+// latest report, and presses are judged again as they come.
+// The clock's latest report is given at the time it came (not before `judged_at`, the
+// time the tracker has reached).
+void BoardSession::end_sync(Millis now, Millis judged_at) {
+  sync_cause_ = SyncCause::kNone;
+  press_held_ = false;
+  held_press_at_.reset();
+  restore_published_ = false;
+  engine::GameEvents out;
+  if (held_reading_) {
+    tracker_->clock_reading(std::max(held_reading_at_, judged_at), *held_reading_, out);
+  }
+  held_reading_.reset();
+  tracker_->placement(now, placement_, out);
+  emit(out);
+}
+
+void BoardSession::publish_restore(const Codes& board, Millis now) {
+  v1::Event event;
+  event.set_at_ms(static_cast<std::int32_t>(now.count()));
+  event.set_visibility(v1::VISIBILITY_PUBLIC);
+  event.set_game_id(game_id_);
+  event.set_rules(rules_name_);
+  const engine::Position& committed = tracker_->committed();
+  event.mutable_restore_requested()->set_fen(engine::to_fen(committed));
+  for (int s = 0; s < engine::kSquareCount; ++s) {
+    if (engine::SquareCode(committed.piece_on(engine::Square(s))) != board[s]) {
+      event.mutable_restore_requested()->add_squares(engine::square_name(engine::Square(s)));
+    }
+  }
+  publish_event(std::move(event));
+}
+
+}  // namespace eboard::daemon

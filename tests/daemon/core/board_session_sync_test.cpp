@@ -1,0 +1,169 @@
+// BoardSession judges only a synchronised board (board_session_sync.cpp): while the dump
+// a resync or a (re)connect asked for is pending, presses and placements wait, and a
+// difference that is not exactly the legal moves made meanwhile is a restore request
+// that charges nobody.
+#include <gtest/gtest.h>
+
+#include "daemon/core/board_session.h"
+#include "daemon/core/board_state.h"
+#include "engine/board/fen.h"
+#include "tests/daemon/placement_of.h"
+#include "tests/daemon/play_move.h"
+#include "tests/daemon/published_events.h"
+
+namespace eboard::daemon {
+namespace {
+
+namespace v1 = eboard::v1;
+using drivers::ClockSide;
+using drivers::Piece;
+using std::chrono::milliseconds;
+using testing_support::placement_of;
+using testing_support::play_move;
+using testing_support::PublishedEvents;
+
+constexpr int sq(char file, int rank) { return (rank - 1) * 8 + (file - 'a'); }
+
+drivers::ClockReading reading(ClockSide turn, int left_s, int right_s) {
+  drivers::ClockReading r;
+  r.left = milliseconds(left_s * 1000);
+  r.right = milliseconds(right_s * 1000);
+  r.running = true;
+  r.turn = turn;
+  r.lever_high = turn;
+  return r;
+}
+
+class SyncTest : public testing::Test {
+ protected:
+  SyncTest() {
+    setup_.rules = "fide-standard";
+    setup_.clock = "5400+30";
+  }
+  // A game under way: the start position, White's clock running, e2e4 and e7e5 played.
+  void start(BoardSession& s) {
+    s.on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(t_));
+    s.on_sensor(reading(ClockSide::kLeft, 5430, 5430), milliseconds(t_ += 100));
+    play_move(s, sq('e', 2), sq('e', 4), Piece::kWhitePawn, ClockSide::kLeft, t_);
+    play_move(s, sq('e', 7), sq('e', 5), Piece::kBlackPawn, ClockSide::kRight, t_);
+  }
+  int count(bool (v1::Event::*has)() const) const {
+    int n = 0;
+    for (const auto& e : published_.events) n += (e.*has)() ? 1 : 0;
+    return n;
+  }
+  std::vector<std::string> moves() const {
+    std::vector<std::string> out;
+    for (const auto& e : published_.events) {
+      if (e.has_move_completed()) out.push_back(e.move_completed().uci());
+    }
+    return out;
+  }
+  void expect_no_charge() const {
+    EXPECT_EQ(count(&v1::Event::has_illegal_move_completed), 0);
+    EXPECT_EQ(count(&v1::Event::has_clock_press_without_move), 0);
+    EXPECT_EQ(count(&v1::Event::has_game_ended), 0);
+  }
+
+  BoardState state_{"b1"};
+  PublishedEvents published_{"b1", &state_};
+  GameSetup setup_;
+  int t_ = 0;
+};
+
+const char* kAfterNf3 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2";
+
+// The measured fault: a field update lost, the dump asked for, and White's press arriving
+// before it. Judged against the stale board it was a press without a move; judged
+// against the dump it is Nf3, completed once.
+TEST_F(SyncTest, APressWhileTheDumpIsPendingIsJudgedAgainstTheDump) {
+  BoardSession s("b1", setup_, drivers::WhiteSetting::kLeft, published_.publish());
+  start(s);
+  s.on_sensor(drivers::SquareChanged{sq('g', 1), Piece::kEmpty}, milliseconds(t_ += 500));
+  s.on_resync();  // the put on f3 was lost
+  s.on_sensor(drivers::LeverPressed{ClockSide::kLeft}, milliseconds(t_ += 500));
+  s.on_sensor(reading(ClockSide::kRight, 5420, 5430), milliseconds(t_ += 10));
+  EXPECT_EQ(moves().size(), 2u) << "nothing is judged before the dump";
+  s.on_sensor(drivers::PlacementSeen{placement_of(kAfterNf3)}, milliseconds(t_ += 50));
+  EXPECT_EQ(moves(), (std::vector<std::string>{"e2e4", "e7e5", "g1f3"}));
+  expect_no_charge();
+  // Play goes on, judged as usual.
+  play_move(s, sq('b', 8), sq('c', 6), Piece::kBlackKnight, ClockSide::kRight, t_);
+  EXPECT_EQ(moves().size(), 4u);
+  expect_no_charge();
+}
+
+// A press the dump does not explain (the board shows the committed position) is not
+// charged: the fault may have invented it.
+TEST_F(SyncTest, APressAgainstAnUnchangedDumpChargesNobody) {
+  BoardSession s("b1", setup_, drivers::WhiteSetting::kLeft, published_.publish());
+  start(s);
+  s.on_resync();
+  s.on_sensor(drivers::LeverPressed{ClockSide::kLeft}, milliseconds(t_ += 500));
+  s.on_sensor(drivers::PlacementSeen{placement_of(
+                  "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")},
+              milliseconds(t_ += 50));
+  expect_no_charge();
+  EXPECT_EQ(moves().size(), 2u);
+  EXPECT_EQ(count(&v1::Event::has_restore_requested), 0);
+}
+
+// A resync with no press meanwhile: every press was heard, the dump is the board as it
+// stands (mid-move here), and the move completes normally at its press.
+TEST_F(SyncTest, AResyncWithoutAPressTakesTheDumpAsTheBoard) {
+  BoardSession s("b1", setup_, drivers::WhiteSetting::kLeft, published_.publish());
+  start(s);
+  s.on_resync();
+  auto lifted = placement_of("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+  lifted[sq('g', 1)] = Piece::kEmpty;
+  s.on_sensor(drivers::PlacementSeen{lifted}, milliseconds(t_ += 50));
+  s.on_sensor(drivers::SquareChanged{sq('f', 3), Piece::kWhiteKnight}, milliseconds(t_ += 500));
+  s.advance(milliseconds(t_ += 1000));
+  s.on_sensor(drivers::LeverPressed{ClockSide::kLeft}, milliseconds(t_ += 200));
+  EXPECT_EQ(moves(), (std::vector<std::string>{"e2e4", "e7e5", "g1f3"}));
+  ASSERT_FALSE(published_.events.empty());
+  for (const auto& e : published_.events) {
+    if (e.has_move_completed()) {
+      EXPECT_FALSE(e.move_completed().recovered());
+    }
+  }
+  expect_no_charge();
+  EXPECT_EQ(count(&v1::Event::has_restore_requested), 0);
+}
+
+// After a reconnect whose difference nothing explains: one restore request, and no
+// press charges anyone until the board is back; then play goes on.
+TEST_F(SyncTest, AfterARestoreRequestNothingIsChargedUntilTheBoardIsBack) {
+  BoardSession s("b1", setup_, drivers::WhiteSetting::kLeft, published_.publish());
+  start(s);
+  s.on_link_up();
+  auto wrong = placement_of("rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+  wrong[sq('a', 1)] = Piece::kEmpty;  // a rook is gone
+  s.on_sensor(drivers::PlacementSeen{wrong}, milliseconds(t_ += 50));
+  s.on_sensor(reading(ClockSide::kLeft, 5400, 5420), milliseconds(t_ += 100));
+  ASSERT_TRUE(s.next_deadline().has_value());
+  s.advance(milliseconds(t_ += 3000));
+  EXPECT_EQ(count(&v1::Event::has_restore_requested), 1);
+  // White presses twice, moves a piece, presses: nothing is judged on this board.
+  s.on_sensor(drivers::LeverPressed{ClockSide::kLeft}, milliseconds(t_ += 500));
+  s.on_sensor(drivers::LeverPressed{ClockSide::kRight}, milliseconds(t_ += 500));
+  s.on_sensor(drivers::SquareChanged{sq('b', 1), Piece::kEmpty}, milliseconds(t_ += 500));
+  s.on_sensor(drivers::SquareChanged{sq('b', 3), Piece::kWhiteKnight}, milliseconds(t_ += 500));
+  s.advance(milliseconds(t_ += 1000));
+  s.on_sensor(drivers::LeverPressed{ClockSide::kLeft}, milliseconds(t_ += 500));
+  s.advance(milliseconds(t_ += 5000));
+  expect_no_charge();
+  EXPECT_EQ(count(&v1::Event::has_restore_requested), 1) << "asked once";
+  // Restored: the knight back, the rook back; Black's clock runs after White's last press,
+  // and the board shows the committed position, so nothing is recovered or charged.
+  s.on_sensor(drivers::SquareChanged{sq('b', 3), Piece::kEmpty}, milliseconds(t_ += 500));
+  s.on_sensor(drivers::SquareChanged{sq('b', 1), Piece::kWhiteKnight}, milliseconds(t_ += 500));
+  s.on_sensor(drivers::SquareChanged{sq('a', 1), Piece::kWhiteRook}, milliseconds(t_ += 500));
+  s.on_sensor(reading(ClockSide::kLeft, 5390, 5420), milliseconds(t_ += 100));
+  play_move(s, sq('g', 1), sq('f', 3), Piece::kWhiteKnight, ClockSide::kLeft, t_);
+  EXPECT_EQ(moves(), (std::vector<std::string>{"e2e4", "e7e5", "g1f3"}));
+  expect_no_charge();
+}
+
+}  // namespace
+}  // namespace eboard::daemon
