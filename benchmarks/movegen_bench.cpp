@@ -1,5 +1,5 @@
 // What the daemon pays per position: after each completed move the recognizer needs every
-// legal successor and its placement key (design.md "Incremental recognition").
+// legal successor and its placement key (docs/design.md "Incremental recognition").
 #include <benchmark/benchmark.h>
 
 #include "engine/board/fen.h"

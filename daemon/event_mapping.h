@@ -1,4 +1,4 @@
-// Domain events (engine/game/game_event.h) -> the wire's eboard.v1.Event (interfaces.md
+// Domain events (engine/game/game_event.h) -> the wire's eboard.v1.Event (docs/interfaces.md
 // §4). The envelope (board id, seq, game id, rule set name) is the publisher's: the
 // engine leaves numbering to it.
 #pragma once

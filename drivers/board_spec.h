@@ -1,4 +1,4 @@
-// The device part of a board spec (interfaces.md §2): `DRIVER:DEVICE[,KEY=VALUE...]`,
+// The device part of a board spec (docs/interfaces.md §2): `DRIVER:DEVICE[,KEY=VALUE...]`,
 // e.g. `dgt:/dev/ttyACM0`, `dgt:auto,serial=24680`, `dgt:/dev/ttyACM0,white=right`,
 // `chesslink:auto`, `chessnut:usb,serial=N`, `certabo:/dev/ttyUSB0,clock=none`.
 // The daemon's `--board NAME=...` and eboard-dump share this parser; which drivers

@@ -1,6 +1,6 @@
-// Which clock side is White's (interfaces.md §2 `white=left|right|auto`).
+// Which clock side is White's (docs/interfaces.md §2 `white=left|right|auto`).
 //
-// Only the board spec decides, never the board's orientation (protocols.md §1.6). With
+// Only the board spec decides, never the board's orientation (docs/protocols.md §1.6). With
 // `auto` the side whose clock runs when the game starts is White's (FIDE 6.6); until a
 // running clock has been seen, left is assumed.
 #pragma once

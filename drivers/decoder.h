@@ -53,7 +53,7 @@ struct DecoderCounters {
   std::uint64_t clock_failures = 0;
 };
 
-// What a device family can do (protocols.md §10).
+// What a device family can do (docs/protocols.md §10).
 enum class Sensing : std::uint8_t { kIdentity, kOccupancy };
 struct DecoderTraits {
   bool clock = false;   // a clock reaches us on the same link (DGT only)

@@ -10,7 +10,7 @@ namespace eboard::drivers {
 namespace {
 
 const std::vector<DriverInfo>& registry() {
-  // Line settings and USB ids: protocols.md §1.1 (DGT 9600 8N1; 04D8:000A, 045B:8111 §11.15),
+  // Line settings and USB ids: docs/protocols.md §1.1 (DGT 9600 8N1; 04D8:000A, 045B:8111 §11.15),
   // §5 (ChessLink 38400 7O1), §6 (Chessnut VID 2D80, products 80xx-86xx under a mask as
   // Chessnut's EasyLinkSDK matches them), §7 (Certabo 38400 8N1 on a CP210x, 10C4:EA60).
   static const std::vector<DriverInfo> drivers = {

@@ -1,8 +1,8 @@
-// What a board or clock reports, independent of the device family (design.md "Data flow").
+// What a board or clock reports, independent of the device family (docs/design.md "Data flow").
 //
 // The driver layer knows devices, not chess: a placement is 64 piece codes as the sensors
 // read them, squares in the engine's numbering (a1 = 0 ... h8 = 63) in the board's normal
-// orientation (protocols.md §1.6), and clock sides are left/right as seen from the front
+// orientation (docs/protocols.md §1.6), and clock sides are left/right as seen from the front
 // of the clock. Which side is White's is decided above the driver (clock_sides.h).
 #pragma once
 
@@ -31,12 +31,12 @@ enum class Piece : std::uint8_t {
   kBlackQueen,
   kBlackKing,
   kOccupied,    // occupancy-only boards: something stands here
-  kResultDraw,  // DGT "magic" result pieces (protocols.md §1.6)
+  kResultDraw,  // DGT "magic" result pieces (docs/protocols.md §1.6)
   kResultWhiteWins,
   kResultBlackWins,
 };
 
-// '.' for empty, FEN letters, '?' occupied, '1' '2' '3' result pieces (interfaces.md §3).
+// '.' for empty, FEN letters, '?' occupied, '1' '2' '3' result pieces (docs/interfaces.md §3).
 char piece_letter(Piece piece);
 std::optional<Piece> piece_from_letter(char letter);
 
@@ -74,13 +74,13 @@ struct FlagShown {
   ClockSide side = ClockSide::kLeft;
 };  // a flag appeared on `side`
 // Both flags appeared in one reading (the first after a reconnect, say): the clock cannot
-// tell which fell first (rules.md D10, Guidelines III.3.1).
+// tell which fell first (docs/rules.md D10, Guidelines III.3.1).
 struct BothFlagsShown {};
 struct ClockAbsent {};  // the board says no clock
 
 // A clock's answer to a command of ours (or an unsolicited report).
 struct ClockAck {
-  std::uint8_t command = 0;  // the command id answered (protocols.md §1.8 ack1)
+  std::uint8_t command = 0;  // the command id answered (docs/protocols.md §1.8 ack1)
   bool error = false;        // ack0 == 0x40
   std::array<std::uint8_t, 4> raw{};
 };
@@ -122,7 +122,7 @@ struct LinkStatus {
 
 struct ChangeLog {
   std::vector<std::uint8_t> bytes;
-};  // EEPROM read-out, protocols.md §1.11
+};  // EEPROM read-out, docs/protocols.md §1.11
 
 // A board's piece calibration changed (Certabo: which RFID tag is which piece): the caller
 // stores `text` and gives it back to the next decoder of this board (factory.h).

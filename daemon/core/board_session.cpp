@@ -60,7 +60,7 @@ BoardSession::BoardSession(std::string board_id, GameSetup setup, drivers::White
   }
 }
 
-// Each game gets a fresh arbiter (rules.md D1-D14: ladders, windows and proposals belong to
+// Each game gets a fresh arbiter (docs/rules.md D1-D14: ladders, windows and proposals belong to
 // one game); the old tracker, which points at the old arbiter, goes first.
 void BoardSession::new_tracker(engine::TrackerConfig config) {
   tracker_.reset();

@@ -12,7 +12,7 @@
 // else publishes restoreRequested and nothing is guessed. The clocks continue from the
 // journal's last times (restore_clocks), not from the time control's start; the model's
 // per-side move counts restart at 0, so a `by_move_count` period change after a restart
-// comes late (known gap). The DGT board's own change log (protocols.md §1.11) is not read:
+// comes late (known gap). The DGT board's own change log (docs/protocols.md §1.11) is not read:
 // the driver decodes a ChangeLog reply but has no request for it, and the read-out blocks
 // the port for seconds; the dump and the clock's running side are the evidence.
 #pragma once
@@ -66,11 +66,11 @@ class BoardSession {
   // last atMs (resume_at()). When the game cannot be played again from its start it
   // continues from the last position alone, without the proposals, and resume_warning()
   // then holds one line naming the board and the reason, for the daemon's log
-  // (interfaces.md §4 has no event kind for a daemon notice; deviceStatus is the device's).
+  // (docs/interfaces.md §4 has no event kind for a daemon notice; deviceStatus is the device's).
   std::optional<Error> resume(const BoardState& journal_state);
   const std::string& resume_warning() const { return resume_warning_; }
   // Where the board's time line starts after resume(): the journal's last atMs when a game
-  // continues (atMs counts from the game's start, interfaces.md §4), else 0. The caller
+  // continues (atMs counts from the game's start, docs/interfaces.md §4), else 0. The caller
   // passes times from there on.
   Millis resume_at() const { return resume_at_; }
 
@@ -172,7 +172,7 @@ class BoardSession {
   Codes placement_{};
   bool placement_known_ = false;
   std::uint32_t first_seq_ = 0;  // first seq published during the current command
-  // The arbiter's proposals of the current game (rules.md §0 authority rule), by the
+  // The arbiter's proposals of the current game (docs/rules.md §0 authority rule), by the
   // tracker's handle, with the seqs they were published under: a ruling that names no
   // open one is answered with an error instead of an ok that changed nothing. The engine
   // has no query for its open proposals, so this is kept from the events: an opening

@@ -1,4 +1,4 @@
-// BoardSession's control side: the Commands of interfaces.md §4 (new game, arbiter
+// BoardSession's control side: the Commands of docs/interfaces.md §4 (new game, arbiter
 // actions, claims, rulings, promotion choices) checked, mapped to the tracker's operator
 // actions and answered with an ack; and the proposals a ruling may name.
 #include <algorithm>
@@ -202,7 +202,7 @@ v1::Ack BoardSession::run_action(const v1::Command& c, Millis now) {
     if (auto error = start_game(setup, now)) {
       return ack(v1::ACK_ERROR_INVALID_ARGUMENT, "new_game: " + error->message);
     }
-    // interfaces.md §6.1 new-game --white-side: from this game on.
+    // docs/interfaces.md §6.1 new-game --white-side: from this game on.
     if (const auto white = white_setting_of(n.white_side())) sides_ = drivers::ClockSides(*white);
     return ack(v1::ACK_ERROR_UNSPECIFIED, "");
   }
@@ -285,7 +285,7 @@ v1::Ack BoardSession::run_action(const v1::Command& c, Millis now) {
       return ack(v1::ACK_ERROR_UNSPECIFIED, "");
     }
     case v1::Command::kPromotionChoice: {
-      // protocols.md §10: only an occupancy-only board needs to be told the piece.
+      // docs/protocols.md §10: only an occupancy-only board needs to be told the piece.
       const engine::PieceType piece = promotion_piece_of(c.promotion_choice().piece());
       if (piece == engine::kNoPieceType) {
         return ack(v1::ACK_ERROR_INVALID_ARGUMENT,

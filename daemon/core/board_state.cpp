@@ -17,7 +17,7 @@ BoardState::BoardState(std::string board_id) {
   snapshot_.set_clock_state(v1::DEVICE_STATE_CONNECTING);
 }
 
-// A proposed result the arbiter rejected has not ended the game (rules.md §0): the
+// A proposed result the arbiter rejected has not ended the game (docs/rules.md §0): the
 // rejection emits no event of its own, its command's record says it. A ruling without a
 // seq names the newest open proposal, which only the daemon knows; it is not folded here.
 void BoardState::ruled(const v1::CommandApplied& applied) {

@@ -1,5 +1,5 @@
 // A board's current state folded from its events: the Snapshot sent to every consumer
-// on connect (interfaces.md §4), rebuilt at start from the journal (recovery), and the
+// on connect (docs/interfaces.md §4), rebuilt at start from the journal (recovery), and the
 // model behind eboard-events' text view. Folding the published events, rather than
 // asking the tracker, means a snapshot never says anything the stream did not, and the
 // same code serves the daemon and its consumers.

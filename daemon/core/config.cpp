@@ -54,10 +54,10 @@ po::options_description describe_options() {
      "use the emulated USB bus in DIR (`eboard-sim chessnut --usb-bus DIR`) instead of "
      "libusb; for tests and demonstrations")
     ("rules", po::value<std::string>()->value_name("NAME"),
-     "rule set of rules.md §2 (fide-standard, fide-rapid, fide-blitz, legacy-blitz, "
+     "rule set of docs/rules.md §2 (fide-standard, fide-rapid, fide-blitz, legacy-blitz, "
      "semilampo-15, pskov-blitz); default fide-standard")
     ("clock", po::value<std::string>()->value_name("TC"),
-     "time control, e.g. 180+2, 300d2, 40/5400+30:1800+30 or a rules.md §3 name; default: "
+     "time control, e.g. 180+2, 300d2, 40/5400+30:1800+30 or a docs/rules.md §3 name; default: "
      "the rule set's")
     ("param", po::value<std::vector<std::string>>()->composing()->value_name("NAME=VALUE"),
      "override one rule-set parameter (repeatable), as a script's `param` line")
@@ -105,7 +105,7 @@ po::options_description describe_options() {
      "a client frame begun and not completed within SECONDS closes the connection; 1 to "
      "3600, default 10")
     ("round-file", po::value<std::string>()->value_name("FILE"),
-     "set up a round before any board starts (interfaces.md §6.2): FILE is a round CSV "
+     "set up a round before any board starts (docs/interfaces.md §6.2): FILE is a round CSV "
      "(board,white,black,... with --round N) or a FIDE TRF16 file with --round N; each "
      "board's first game gets its pairing's players and tags (a game the journal resumes "
      "keeps its own). Round board B is played on the B-th --board, or as the CSV's eboard "

@@ -1,10 +1,10 @@
-// eboardd's configuration (interfaces.md §2 `eboardd`): the command line and a config
+// eboardd's configuration (docs/interfaces.md §2 `eboardd`): the command line and a config
 // file (`--config FILE`) share one set of option names, parsed with Boost.Program_options.
 // Everything is validated here, before anything is opened: a bad board spec, rule set,
 // time control or parameter is a one-line error and exit status 2 (style.md "Errors"),
 // so a half-started daemon never has to undo anything.
 //
-// Not handled here (yet): the MQTT and HTTP sinks of interfaces.md §2; their options are
+// Not handled here (yet): the MQTT and HTTP sinks of docs/interfaces.md §2; their options are
 // rejected as unknown rather than accepted and ignored.
 #pragma once
 
@@ -60,7 +60,7 @@ enum class PrintFormat : std::uint8_t { kNone, kText, kJson };
 
 struct DaemonConfig {
   std::vector<BoardConfig> boards;  // empty: the demo
-  std::string rules;                // rule set name; "" = rules.md default
+  std::string rules;                // rule set name; "" = docs/rules.md default
   std::string clock;                // time control text; "" = the rule set's default
   std::vector<std::pair<std::string, std::string>> params;
   std::vector<ListenAddress> listen;
@@ -80,7 +80,7 @@ struct DaemonConfig {
   PrintFormat print = PrintFormat::kNone;
   SinkConfig sinks;  // --mqtt*, --http, --clock-display (daemon/sinks)
   bool demo = false;
-  // --round-file: each board's game of the round as its PGN tags (interfaces.md §6.2),
+  // --round-file: each board's game of the round as its PGN tags (docs/interfaces.md §6.2),
   // by board name, and one line per board for the start-up log.
   std::map<std::string, std::vector<std::pair<std::string, std::string>>> round_tags;
   std::vector<std::string> round_log;

@@ -1,9 +1,9 @@
-// One connected client of the stream sockets (interfaces.md §4): hello and a snapshot
+// One connected client of the stream sockets (docs/interfaces.md §4): hello and a snapshot
 // per board first, then live events; `subscribe` chooses boards and replays the journal
 // from `from_seq`; `command`s go to the board sessions when this connection may control;
 // a `status_request` is answered with the boards' state and open proposals.
 //
-// Slow consumers (design.md): frames wait in a queue bounded in bytes; a consumer whose
+// Slow consumers (docs/design.md): frames wait in a queue bounded in bytes; a consumer whose
 // queue would overflow is unhooked from the hub at once (so it costs the boards nothing
 // more), gets a `goodbye` once its socket takes bytes again, and is closed after a short
 // grace period either way. It can reconnect and resume with `subscribe.from_seq`.

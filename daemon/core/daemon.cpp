@@ -121,7 +121,7 @@ Result<GameSetup> setup_for(const BoardConfig& board, const DaemonConfig& config
   }
   if (setup.rules.empty()) setup.rules = "fide-standard";
   for (const auto& p : config.params) setup.params.push_back(p);
-  // --round-file: the board's game of the round, with its tags (interfaces.md §6.2).
+  // --round-file: the board's game of the round, with its tags (docs/interfaces.md §6.2).
   if (const auto round = config.round_tags.find(board.name); round != config.round_tags.end()) {
     setup.tags = round->second;
   }

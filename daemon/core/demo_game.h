@@ -1,4 +1,4 @@
-// The demo of interfaces.md §2 (eboardd without --board): one real game, built into the
+// The demo of docs/interfaces.md §2 (eboardd without --board): one real game, built into the
 // program as PGN, turned into a sensor script that the DGT emulator plays on a
 // pseudo-terminal, so the demo runs the very path a real board takes.
 //
@@ -7,7 +7,7 @@
 // The players' hands are "clean": each move is lifts then puts, then the clock press,
 // after a thinking time drawn from a fixed sequence (same input, same output). After the
 // last move White's result piece goes on an empty square (the DGT result gesture,
-// protocols.md §1.6), which ends the game on the board.
+// docs/protocols.md §1.6), which ends the game on the board.
 #pragma once
 
 #include <string>
@@ -18,7 +18,7 @@ namespace eboard::daemon {
 
 // The PGN text of the demo game.
 const char* demo_game_pgn();
-// The sensor script (interfaces.md §3) that plays it, board id `demo`.
+// The sensor script (docs/interfaces.md §3) that plays it, board id `demo`.
 Result<std::string> demo_script();
 
 }  // namespace eboard::daemon

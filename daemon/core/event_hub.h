@@ -1,10 +1,10 @@
 // Where every board's events go: numbered, journalled, folded into the board's state and
-// handed to every listener (consumers, the stdout printer), in that order (design.md
+// handed to every listener (consumers, the stdout printer), in that order (docs/design.md
 // "Nothing is lost": an event reaches the journal before anyone sees it).
 //
 // Each event is serialised exactly once: the journal stores those bytes and every
 // consumer shares one buffer holding the length-delimited Frame built around them
-// (design.md "Event loop and I/O"). Called on the event loop only; the only other thread
+// (docs/design.md "Event loop and I/O"). Called on the event loop only; the only other thread
 // is the sync worker, which touches nothing here but the journals' fds.
 #pragma once
 
@@ -42,7 +42,7 @@ class EventHub {
   // `log` gets journal and reservation failures (warnings and errors).
   EventHub(const std::vector<std::string>& board_ids, Logger& log);
 
-  // Group commit (design.md "Nothing is lost" without an fdatasync per event, and never
+  // Group commit (docs/design.md "Nothing is lost" without an fdatasync per event, and never
   // on the loop): events are written to their journals at once and collected into a
   // batch; a task posted with `post` closes the batch after the current handler and hands
   // "sync these journals" (kAlways) to the sync worker thread; when the worker is done it

@@ -1,4 +1,4 @@
-// Finished games leave the journal's live part as PGN files (interfaces.md §5): on each
+// Finished games leave the journal's live part as PGN files (docs/interfaces.md §5): on each
 // final gameEnded (not a mere proposal) the game is written to
 // `<journal dir>/<board>-game<N>.pgn` from the board's folded state, with `[%clk]` after
 // every move. The journal itself is kept whole, so `from_seq` replays still work across

@@ -1,5 +1,5 @@
 // A board's journal: every event, in seq order, appended before it is published
-// (design.md "Nothing is lost"). The file format is in journal_format.h.
+// (docs/design.md "Nothing is lost"). The file format is in journal_format.h.
 //
 // Why a zero tail: under FsyncPolicy::kAlways every published event waits for one
 // fdatasync. An append that grows the file makes that sync also write the inode (new

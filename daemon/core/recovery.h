@@ -42,7 +42,7 @@ MissedMoves find_missed_moves(const engine::Position& committed,
 
 // A restart must not reset what the game has counted so far: each side's completed moves
 // (clock periods by move count, the 6.4 check at a flag, the clock move counters compared
-// in clockMismatch), each side's completed illegal moves (rules.md D6: under FIDE rules
+// in clockMismatch), each side's completed illegal moves (docs/rules.md D6: under FIDE rules
 // the second one loses), the positions played (repetition claims, D7) and what the
 // arbiter did (time added, pauses, claims, rulings, open proposals). The engine keeps
 // them in the tracker, its clock model and its arbiter, so the journal's game is played
@@ -54,7 +54,7 @@ MissedMoves find_missed_moves(const engine::Position& committed,
 // command caused (its ack's seq to its last_seq) are not played themselves: the
 // command's replay causes them. All of it happens on the tracker's time line before
 // `end`, where the caller's goes on, except the debounce an illegal placement must stand
-// (rules.md D2); what the tracker emits goes to `hooks.emitted` with the journal event it
+// (docs/rules.md D2); what the tracker emits goes to `hooks.emitted` with the journal event it
 // was played from (the caller matches proposals to their journal seqs and publishes
 // nothing). An error when the replay does not end where the journal did (same position,
 // moves and illegal counts): the caller then resumes from the last position alone, as

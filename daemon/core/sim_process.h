@@ -1,5 +1,5 @@
 // A `sim:SCRIPT` board's emulator: `eboard-sim dgt --link PATH --speed X SCRIPT` as a
-// child process (interfaces.md §2). The daemon then opens PATH like any tty and drives it
+// child process (docs/interfaces.md §2). The daemon then opens PATH like any tty and drives it
 // through the real DGT driver. The child gets SIGTERM when the daemon dies (even by
 // SIGKILL, through PR_SET_PDEATHSIG), so no emulator outlives its daemon.
 #pragma once

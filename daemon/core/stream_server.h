@@ -1,4 +1,4 @@
-// The stream sockets (interfaces.md §2 --listen, §4): Unix sockets (mode 0660, so the
+// The stream sockets (docs/interfaces.md §2 --listen, §4): Unix sockets (mode 0660, so the
 // file's group decides who may control) and TCP, loopback unless a host is given. Each
 // accepted connection becomes a Consumer; the server keeps them until they finish.
 //

@@ -1,4 +1,4 @@
-// Talking to systemd (research/ecosystem.md §4): READY=1 once the listeners are bound and
+// Talking to systemd (sd_notify(3), systemd.service(5)): READY=1 once the listeners are bound and
 // every board is opened or being retried, STATUS= lines for `systemctl status`,
 // STOPPING=1 on the way out, and WATCHDOG=1 from a timer on the event loop itself at half
 // the interval systemd asks for, so a stuck loop - not only a dead process - gets the

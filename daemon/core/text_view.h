@@ -1,4 +1,4 @@
-// The text view of the event stream (interfaces.md §2 eboard-events --format text; the
+// The text view of the event stream (docs/interfaces.md §2 eboard-events --format text; the
 // demo's output): one readable line per event, and for each board a drawing of the
 // position in Unicode pieces with both clocks and the last moves - what an arbiter keeps
 // open on a laptop. On a terminal the screen is redrawn in place; into a pipe or file

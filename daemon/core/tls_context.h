@@ -1,4 +1,4 @@
-// The daemon's TLS server side (interfaces.md §6.3: --https, --listen tls:), one context
+// The daemon's TLS server side (docs/interfaces.md §6.3: --https, --listen tls:), one context
 // for every TLS listener: the certificate chain of --tls-cert (the server's certificate
 // first, then any intermediate ones) and the private key of --tls-key, both PEM. TLS 1.2
 // or newer only; the client checks the server against its CA and host name (the daemon

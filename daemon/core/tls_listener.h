@@ -1,4 +1,4 @@
-// `--listen tls:HOST:PORT` (interfaces.md §6.3): the binary stream of the Unix and TCP
+// `--listen tls:HOST:PORT` (docs/interfaces.md §6.3): the binary stream of the Unix and TCP
 // sockets, and control with the token, over standard TLS, so that no token crosses the
 // venue network in clear. eboard-ctl --connect tls:HOST:PORT --ca FILE checks the server
 // against the CA and the host name.

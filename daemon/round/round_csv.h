@@ -1,4 +1,4 @@
-// The round CSV of interfaces.md §6.2 and the RFC 4180 reader under it (also used for
+// The round CSV of docs/interfaces.md §6.2 and the RFC 4180 reader under it (also used for
 // --board-map). UTF-8, a header line naming the columns, comma-separated; a field may be
 // quoted ("..." with "" for a quote inside, line breaks included); unquoted fields lose
 // the spaces around them. Columns: `board,white,black` and optionally `eboard`,

@@ -1,4 +1,4 @@
-// A round's pairings read from a round file (interfaces.md §6.2), and the plan that puts
+// A round's pairings read from a round file (docs/interfaces.md §6.2), and the plan that puts
 // them on the daemon's boards with their PGN tags. Two inputs:
 // - the round CSV (UTF-8, RFC 4180): `board,white,black` and optional columns for the
 //   daemon board, FIDE ids, ratings, titles and teams (round_csv.h);
@@ -90,7 +90,7 @@ struct RoundPlan {
 // the daemon does not have, or two games on one board, is a `file:line` error.
 Result<RoundPlan> plan_round(const RoundSheet& sheet, const std::vector<std::string>& board_ids);
 
-// The PGN tags of one pairing's game (interfaces.md §6.2), known ones only.
+// The PGN tags of one pairing's game (docs/interfaces.md §6.2), known ones only.
 Tags round_tags(const RoundSheet& sheet, const Pairing& pairing);
 
 }  // namespace eboard::daemon::round

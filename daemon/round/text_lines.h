@@ -1,4 +1,4 @@
-// The text of a round file as numbered lines (interfaces.md §6.2): tournament programs
+// The text of a round file as numbered lines (docs/interfaces.md §6.2): tournament programs
 // write CRLF, LF or - as the TRF specification asks - a bare CR at the end of each line,
 // and not always UTF-8 (Swiss-Manager and Vega write Windows code pages). Lines are split
 // at any of the three; a leading UTF-8 byte order mark is dropped. Only ASCII decides the

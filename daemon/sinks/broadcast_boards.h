@@ -1,7 +1,7 @@
 // The broadcast view of every board that the HTTP server and the MQTT publisher share:
 // each board's live PGN (live_pgn.h, public events only) with a version and an entity
 // tag, and the whole event's /live.pgn in configuration order - the order lichess relies
-// on when it matches games by their position in the file (research/ecosystem.md §5).
+// on when it matches games by their position in the file (docs/interfaces.md §5).
 #pragma once
 
 #include <cstdint>

@@ -1,9 +1,9 @@
 // DGT 3000 display messages: the last move, "ILLEGAL", a flag or the
 // result, shown on the clock of boards that enable it (--clock-display), through the DGT
-// driver's clock command queue (protocols.md §1.9: ASCII 0x0C, then END 0x03 to show the
+// driver's clock command queue (docs/protocols.md §1.9: ASCII 0x0C, then END 0x03 to show the
 // times again). Only text commands are sent - never SETNRUN - so the clock's running
 // times are never touched; a text stays kShowFor and the times come back. A result
-// stays. Only public events are shown (rules.md D14: what a player may see).
+// stays. Only public events are shown (docs/rules.md D14: what a player may see).
 #pragma once
 
 #include <boost/asio/io_context.hpp>

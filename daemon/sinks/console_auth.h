@@ -1,4 +1,4 @@
-// Who may act through the arbiter console (interfaces.md §6.3): a login with the control
+// Who may act through the arbiter console (docs/interfaces.md §6.3): a login with the control
 // token (the contents of --control-token-file) opens a session, named by a random id that
 // travels only in an HttpOnly, Secure, SameSite=Strict cookie with an expiry. Nothing
 // else the browser sends is trusted: every state-changing request is a POST carrying that

@@ -1,5 +1,5 @@
 // The console's one state-changing request besides login and logout: POST
-// /arbiter/command with the JSON form of an eboard.v1.Command (interfaces.md §4; the
+// /arbiter/command with the JSON form of an eboard.v1.Command (docs/interfaces.md §4; the
 // Protobuf JSON mapping, as eboard-ctl --format json prints it), e.g.
 //   {"boardId":"b1","ruling":{"decision":"RULING_DECISION_ACCEPT","seq":12}}
 // It takes the same path as a command on the stream sockets (BoardSession::command) and

@@ -1,9 +1,9 @@
-// What the arbiter console's WebSocket /arbiter/ws sends (interfaces.md §6.3): a hello
+// What the arbiter console's WebSocket /arbiter/ws sends (docs/interfaces.md §6.3): a hello
 // naming the boards, a snapshot of each board, the items of each board's current game so
 // far (console_item: what the page lists for the arbiter), then every board's live events.
 // An arbiter view gets every event and full snapshots; a public view (not logged in, off
 // the loopback) only public events and snapshots without the illegal-move counts, as the
-// overlay (rules.md D14).
+// overlay (docs/rules.md D14).
 //
 // The current game's first seq is found in the journal once per board, on the first
 // console that connects, and followed from the live events after that, so a console
@@ -21,7 +21,7 @@ namespace eboard::daemon {
 
 // Events the console lists: illegal moves pending and completed, penalties, claims,
 // results (proposed and final), flags, clock mismatches, dead positions, set-up and
-// position reports (rules.md §0.2).
+// position reports (docs/rules.md §0.2).
 bool is_console_item(const eboard::v1::Event& event);
 // Whether a client with `view` gets `event`.
 bool console_sees(ConsoleView view, const eboard::v1::Event& event);

@@ -1,4 +1,4 @@
-// The arbiter console's HTTP side (interfaces.md §6.3), whatever the connection (plain
+// The arbiter console's HTTP side (docs/interfaces.md §6.3), whatever the connection (plain
 // HTTP or TLS): the page /arbiter, GET /arbiter/session (what this browser may do),
 // POST /arbiter/login, /arbiter/logout and /arbiter/command, and who may open the
 // console's WebSocket /arbiter/ws and see what.

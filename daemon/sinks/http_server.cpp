@@ -168,7 +168,7 @@ std::vector<SharedBytes> HttpServer::opening(std::optional<std::size_t> board, C
   v1::Frame frame;
   v1::Snapshot* snapshot = frame.mutable_snapshot();
   *snapshot = hub_.state(*board).snapshot();
-  // Counts of illegal moves are the arbiter's business in some rule sets (rules.md D14);
+  // Counts of illegal moves are the arbiter's business in some rule sets (docs/rules.md D14);
   // a public screen never shows them.
   snapshot->clear_white_illegal_count();
   snapshot->clear_black_illegal_count();

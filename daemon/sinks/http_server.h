@@ -1,5 +1,5 @@
-// The daemon's web server on Boost.Beast, on the daemon's one Asio loop (research/
-// ecosystem.md §3 "WebSocket/HTTP server library"): /live.pgn and /boards/ID.pgn with ETag
+// The daemon's web server on Boost.Beast, on the daemon's one Asio loop (docs/design.md):
+// /live.pgn and /boards/ID.pgn with ETag
 // / If-None-Match (pollers get 304 for free), the overlay page /overlay?board=ID and the
 // arbiter console /arbiter (HTML files with their CSS and JavaScript, embedded at build
 // time), the WebSockets /ws?board=ID and /arbiter/ws (ws_session.h), over plain HTTP

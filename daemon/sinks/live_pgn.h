@@ -1,13 +1,13 @@
-// One board's live PGN for the online broadcast (interfaces.md §5), built
-// only from the events players and spectators may see (rules.md D14: the caller feeds
+// One board's live PGN for the online broadcast (docs/interfaces.md §5), built
+// only from the events players and spectators may see (docs/rules.md D14: the caller feeds
 // public events; this class ignores any other).
 //
-// The records - the game's text ending at an illegal move that stood (rules.md D5) or an
+// The records - the game's text ending at an illegal move that stood (docs/rules.md D5) or an
 // arbiter's position change, and going on as a new record with SetUp/FEN - are kept by
 // engine::PgnRecorder (engine/game/pgn_recorder.h), which eboard-replay --pgn-out uses
 // too; this class maps the wire events onto it.
 //
-// What a lichess broadcast needs to keep a game (research/users-lichess-fleets.md §3):
+// What a lichess broadcast needs to keep a game (docs/interfaces.md §5, §7.1):
 // names that are never "?" (lila drops a side without a name or FIDE id, so a board
 // without a pairing gets "White (b1)"), `Round` as R.B and `Board`, a `GameId` that stays
 // the same for the game (the board's prefix and the game's number on the board, Event.game_id,

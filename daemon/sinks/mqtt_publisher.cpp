@@ -365,7 +365,7 @@ void MqttPublisher::on_message_cb(mosquitto*, void* self, const mosquitto_messag
                                   static_cast<std::size_t>(message->payloadlen)));
 }
 
-// {"fromSeq":N,"toSeq":M} on eboard/v1/<site>/<node>/<board>/replay (interfaces.md §7.2).
+// {"fromSeq":N,"toSeq":M} on eboard/v1/<site>/<node>/<board>/replay (docs/interfaces.md §7.2).
 void MqttPublisher::replay_requested(const std::string& t, const std::string& payload) {
   const std::string prefix = topic("", "");
   if (!t.starts_with(prefix) || !t.ends_with("/replay")) return;

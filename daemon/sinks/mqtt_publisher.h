@@ -1,21 +1,21 @@
-// The MQTT publisher (interfaces.md §4 "MQTT"): every event of every
+// The MQTT publisher (docs/interfaces.md §4 "MQTT"): every event of every
 // board on eboard/v1/<site>/<node>/<board>/events at QoS 1, each board's retained
 // Snapshot on .../state and live PGN on .../pgn, and the daemon's retained status
 // ("online", Last-Will "offline") on eboard/v1/<site>/<node>/status.
 //
 // Driven by the daemon's one Asio loop, no thread of its own (style.md "Event loop and
-// I/O"; research/ecosystem.md §2): libmosquitto's socket is watched with a
-// posix::stream_descriptor and serviced with mosquitto_loop_read/write/misc.
+// I/O"; libmosquitto's mosquitto_socket/mosquitto_loop_* API): libmosquitto's socket is watched
+// with a posix::stream_descriptor and serviced with mosquitto_loop_read/write/misc.
 //
 // Nothing is lost while the broker is away: the journal is the offline buffer. For each
 // board we remember the highest sequence number up to which the broker acknowledged
 // every event (PUBACK), persist it next to the journals, and after any (re)connect -
 // also after a daemon restart - publish again from the one after it. Events sent but not
 // acknowledged when the link broke are sent again, so a consumer may see a (board, seq)
-// twice and drops the duplicate (interfaces.md §4). At most kWindow events are handed to
+// twice and drops the duplicate (docs/interfaces.md §4). At most kWindow events are handed to
 // libmosquitto unacknowledged, so a long outage never becomes a burst in memory.
 //
-// Replay requests (interfaces.md §7.2): a consumer that misses events publishes
+// Replay requests (docs/interfaces.md §7.2): a consumer that misses events publishes
 // {"fromSeq":N,"toSeq":M} on .../<board>/replay; the range is published again on
 // .../events from the journal, alongside the live stream and inside the same window.
 // Per board at most one request is started every kReplayInterval; requests arriving
@@ -55,7 +55,7 @@ struct mosquitto_message;
 
 namespace eboard::daemon {
 
-// {"fromSeq":N,"toSeq":M} (interfaces.md §7.2): the range, toSeq absent = UINT32_MAX;
+// {"fromSeq":N,"toSeq":M} (docs/interfaces.md §7.2): the range, toSeq absent = UINT32_MAX;
 // nullopt for anything else (not JSON, not whole numbers from 1, toSeq below fromSeq).
 std::optional<std::pair<std::uint32_t, std::uint32_t>> parse_replay_request(std::string_view json);
 

@@ -1,4 +1,4 @@
-// Options of the broadcast sinks (interfaces.md §2 eboardd: --mqtt*, --http),
+// Options of the broadcast sinks (docs/interfaces.md §2 eboardd: --mqtt*, --http),
 // declared into eboardd's one option set and validated with it, so a bad value is the
 // usual one-line error and exit status 2 before anything opens.
 #pragma once

@@ -1,4 +1,4 @@
-// The broadcast sinks of one daemon (design.md data flow): the live PGN shared
+// The broadcast sinks of one daemon (docs/design.md data flow): the live PGN shared
 // by everyone, the MQTT publisher, the HTTP/WebSocket server and the DGT 3000 display
 // messages, installed on the event hub as one EventListener. daemon.cpp calls
 // install_sinks() after the hub exists and shutdown() when the loop stops.

@@ -47,7 +47,7 @@ template <class Stream>
 bool WsSession<Stream>::send(const SharedBytes& message) {
   if (dropped_) return false;
   if (queued_bytes_ + message->size() > limit_) {
-    overflow();  // a slow consumer: disconnect, never wait (design.md)
+    overflow();  // a slow consumer: disconnect, never wait (docs/design.md)
     return false;
   }
   queue_.push_back(message);

@@ -3,9 +3,9 @@
 // first (for /ws the board's Snapshot: an OBS browser source reloads the page on scene
 // changes, so every connect starts from a full picture), then the events the client may
 // see, one Frame per message, JSON by default or binary Protobuf with ?format=binary
-// (interfaces.md §4). Over plain TCP or TLS (the template's Stream).
+// (docs/interfaces.md §4). Over plain TCP or TLS (the template's Stream).
 //
-// Slow consumers never slow the board (design.md): messages wait in a queue bounded in
+// Slow consumers never slow the board (docs/design.md): messages wait in a queue bounded in
 // bytes, one write in flight; a client whose queue overflows is dropped at once - it gets
 // no more events, its queue is freed and the owner is told why (it logs the reason) - and
 // then told why itself: a WebSocket close (1008, "too slow: ...") goes out after the write

@@ -1,4 +1,4 @@
-// Which RFID tag is which piece on a Certabo board (protocols.md §7). Tags are per piece,
+// Which RFID tag is which piece on a Certabo board (docs/protocols.md §7). Tags are per piece,
 // not per kind, so the board is calibrated from the start position: the tag on each of
 // the 32 start squares is that square's piece, and a tag on d3 / d6 at that moment is a
 // spare white / black queen (PicoChess's CertaboCalibrator). A new calibration keeps the

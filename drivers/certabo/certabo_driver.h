@@ -1,5 +1,5 @@
 // A Certabo RFID board (and the occupancy-only Tabutronic Sentio on the same protocol)
-// behind the Decoder interface (protocols.md §7).
+// behind the Decoder interface (docs/protocols.md §7).
 //
 // The board streams a full reading a few times a second and takes no commands but its
 // LEDs, so there is no handshake: on connect all LEDs are turned off, and the first

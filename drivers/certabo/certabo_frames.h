@@ -1,4 +1,4 @@
-// Cuts a Certabo board's stream into readings (protocols.md §7). The board sends, over and
+// Cuts a Certabo board's stream into readings (docs/protocols.md §7). The board sends, over and
 // over, a line `:` + decimal numbers separated by spaces + CR LF: 320 numbers (64 squares
 // x a 5-byte RFID tag id, square 0 = a8 ... 63 = h1) on a board with piece recognition,
 // 8 numbers (one occupancy bitmask per rank, rank 8 first, bit 7 = a-file) on the

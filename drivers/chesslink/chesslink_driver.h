@@ -1,5 +1,5 @@
 // The Millennium ChessLink / eONE / Exclusive / Performance board behind the Decoder
-// interface (protocols.md §5).
+// interface (docs/protocols.md §5).
 //
 // Link life: on connect the version request `V`; its answer confirms the device (and
 // names the model, §5 research notes: 0.x Exclusive, 1.x Performance, 2.x eONE). Then

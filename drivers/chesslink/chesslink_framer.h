@@ -1,4 +1,4 @@
-// Cuts the ChessLink byte stream into replies (protocols.md §5). Each byte is masked to
+// Cuts the ChessLink byte stream into replies (docs/protocols.md §5). Each byte is masked to
 // 7 bits (the parity bit arrives on an 8N1 line, or a port that keeps it). A reply starts
 // with a known lower-case letter, has that letter's fixed length (parse by length, never
 // by pattern: a status can end in "BB", §5 practical notes), printable characters only,

@@ -1,4 +1,4 @@
-// Millennium ChessLink bytes (protocols.md §5): 7-bit ASCII with odd parity at 38400
+// Millennium ChessLink bytes (docs/protocols.md §5): 7-bit ASCII with odd parity at 38400
 // baud; every message is a command letter, its data as characters, and a "block parity"
 // of two upper-case hex digits: the XOR of every character from the letter to the last
 // data character. Replies carry the command's letter in lower case and have a fixed

@@ -1,4 +1,4 @@
-// A Chessnut Air / Air+ / Pro board behind the Decoder interface (protocols.md §6), fed
+// A Chessnut Air / Air+ / Pro board behind the Decoder interface (docs/protocols.md §6), fed
 // the bytes of its USB HID reports (usb_bus.h) or of BLE notifications alike.
 //
 // Link life: on connect the real-time mode command `21 01 00` and a battery request; the

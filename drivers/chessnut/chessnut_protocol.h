@@ -1,4 +1,4 @@
-// Chessnut Air / Air+ / Pro bytes (protocols.md §6). Every message, both ways, is an id
+// Chessnut Air / Air+ / Pro bytes (docs/protocols.md §6). Every message, both ways, is an id
 // byte, a length byte and that many bytes: Chessnut's EasyLinkSDK reads a report's size
 // as `readBuf[1] + 2`, and PicoChess's parser reads the BLE position as `01 24` + 36
 // bytes. Over USB HID each message is one report (the HID transport cuts reports to

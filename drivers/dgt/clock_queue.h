@@ -1,4 +1,4 @@
-// Clock commands through the board, one in flight at a time (protocols.md §1.9 "Flow
+// Clock commands through the board, one in flight at a time (docs/protocols.md §1.9 "Flow
 // control"): a command is sent, and the next one only after its ack. No ack within
 // kClockAckTimeoutMs, or an error ack: resend once; a second miss gives up on it with a
 // ClockCommandFailed event and moves on. Time comes from the caller; nothing sleeps.

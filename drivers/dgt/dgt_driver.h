@@ -1,6 +1,6 @@
 // The DGT board (+ DGT XL / 3000 clock on its cable) behind the Decoder interface.
 //
-// Link life (protocols.md §1.13, adapted): on connect send UPDATE_NICE and VERSION; the
+// Link life (docs/protocols.md §1.13, adapted): on connect send UPDATE_NICE and VERSION; the
 // version reply confirms the device, after which a full dump, the serial number and the
 // clock version are requested. Field updates are applied to a mirror of the placement;
 // whenever the mirror may have diverged (connect, bytes discarded by the framer, a message

@@ -1,4 +1,4 @@
-// DGT message framing with resynchronisation (protocols.md §1.4).
+// DGT message framing with resynchronisation (docs/protocols.md §1.4).
 //
 // The line can deliver anything: a board that was mid-message when we opened the port,
 // bytes lost in a USB hub, noise. A message is accepted only when its id is one we know,

@@ -1,4 +1,4 @@
-// DGT message payloads and commands, both directions (protocols.md §1.5-§1.9).
+// DGT message payloads and commands, both directions (docs/protocols.md §1.5-§1.9).
 //
 // Decoding is what the driver needs; encoding board -> PC messages is what the emulator
 // and the tests need. Keeping both in one file means one reading of the byte tables.

@@ -1,5 +1,5 @@
-// DGT serial protocol constants (protocols.md §1), and in one place the choices made for
-// the points protocols.md §11 could not confirm. Change a choice here and nowhere else;
+// DGT serial protocol constants (docs/protocols.md §1), and in one place the choices made for
+// the points docs/protocols.md §11 could not confirm. Change a choice here and nowhere else;
 // README.md ("Hardware") lists them for the operator.
 #pragma once
 
@@ -7,7 +7,7 @@
 
 namespace eboard::drivers::dgt {
 
-// --- commands, PC -> board (protocols.md §1.3) -------------------------------------------
+// --- commands, PC -> board (docs/protocols.md §1.3) -------------------------------------------
 inline constexpr std::uint8_t kSendReset = 0x40;
 inline constexpr std::uint8_t kSendClock = 0x41;
 inline constexpr std::uint8_t kSendBoard = 0x42;
@@ -24,7 +24,7 @@ inline constexpr std::uint8_t kReturnLongSerialNr = 0x55;
 inline constexpr std::uint8_t kClockMessage = 0x2B;
 // 0x4E (boot loader) and 0x51/0x53/0x54 (EEPROM writes) are deliberately absent: never sent.
 
-// --- message ids, board -> PC (protocols.md §1.5) ----------------------------------------
+// --- message ids, board -> PC (docs/protocols.md §1.5) ----------------------------------------
 inline constexpr std::uint8_t kMsgBoardDump = 0x86;
 inline constexpr std::uint8_t kMsgBwTime = 0x8D;
 inline constexpr std::uint8_t kMsgFieldUpdate = 0x8E;
@@ -38,7 +38,8 @@ inline constexpr std::uint8_t kMsgBoardDump50W = 0x95;
 inline constexpr std::uint8_t kMsgBatteryStatus = 0xA0;
 inline constexpr std::uint8_t kMsgLongSerialNr = 0xA2;
 
-// --- clock command ids inside 0x2B (protocols.md §1.9) ---------------------------------------
+// --- clock command ids inside 0x2B (docs/protocols.md §1.9)
+// ---------------------------------------
 inline constexpr std::uint8_t kClockStart = 0x03;  // start-of-clock-message byte
 inline constexpr std::uint8_t kClockEnd = 0x00;    // end-of-clock-message byte
 inline constexpr std::uint8_t kClockDisplay = 0x01;
@@ -49,7 +50,7 @@ inline constexpr std::uint8_t kClockVersion = 0x09;
 inline constexpr std::uint8_t kClockSetNRun = 0x0A;
 inline constexpr std::uint8_t kClockBeep = 0x0B;
 inline constexpr std::uint8_t kClockAscii = 0x0C;
-// Unsolicited ack1 values (protocols.md §1.8).
+// Unsolicited ack1 values (docs/protocols.md §1.8).
 inline constexpr std::uint8_t kAckClockReady = 0x81;
 inline constexpr std::uint8_t kAckButtonPressed = 0x88;
 inline constexpr std::uint8_t kAckModeReport = 0x8A;
@@ -57,12 +58,12 @@ inline constexpr std::uint8_t kAckNotInMode = 0x90;
 inline constexpr std::uint8_t kAckOk = 0x10;
 inline constexpr std::uint8_t kAckError = 0x40;
 
-// SETNRUN run byte (protocols.md §1.9).
+// SETNRUN run byte (docs/protocols.md §1.9).
 inline constexpr std::uint8_t kRunLeft = 0x01;
 inline constexpr std::uint8_t kRunRight = 0x02;
 inline constexpr std::uint8_t kRunPaused = 0x04;
 
-// ===== Unconfirmed points (protocols.md §11): the choices, in one place ===================
+// ===== Unconfirmed points (docs/protocols.md §11): the choices, in one place ===================
 // §11.1: SETNRUN hours/minutes/seconds through the board are plain binary (every working
 // driver does so); the I²C path uses BCD. Set true to send BCD instead.
 inline constexpr bool kSetNRunUsesBcd = false;
@@ -82,7 +83,7 @@ inline constexpr std::uint16_t kUsbProductId = 0x000A;
 // §11.5: the undocumented "S bit" of 0x8E: field numbers above 63 are rejected (never seen).
 // ==========================================================================================
 
-// Timing (protocols.md §1.9 "Flow control", §1.13 step 5).
+// Timing (docs/protocols.md §1.9 "Flow control", §1.13 step 5).
 inline constexpr int kClockAckTimeoutMs = 2000;    // resend once after this, then give up
 inline constexpr int kHandshakeTimeoutMs = 2000;   // version request unanswered
 inline constexpr int kKeepAliveIntervalMs = 3000;  // serial-number request when idle

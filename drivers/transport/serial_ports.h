@@ -1,7 +1,7 @@
 // Serial-port enumeration and identity through libserialport: which ports exist, and for
 // USB ones the vendor/product id, serial number and description. Used to find candidate
 // DGT boards (dgt_protocol.h kUsbVendorId/kUsbProductId is only a hint: candidates are
-// always confirmed by a handshake before use, protocols.md §1.1).
+// always confirmed by a handshake before use, docs/protocols.md §1.1).
 #pragma once
 
 #include <cstdint>
@@ -27,7 +27,7 @@ struct PortInfo {
 std::vector<PortInfo> list_serial_ports();
 
 // Ports worth probing for a DGT board: the DGT USB id first, then other USB serial and
-// Bluetooth ports (older DGT boards use other USB-serial chips, protocols.md §11.6).
+// Bluetooth ports (older DGT boards use other USB-serial chips, docs/protocols.md §11.6).
 std::vector<PortInfo> dgt_candidates(const std::vector<PortInfo>& ports);
 
 // Ports worth probing for a family: those with one of its USB ids first, then, when

@@ -28,7 +28,7 @@ speed_t speed_of(int baud) {
 // Raw, no flow control, the family's speed, bits and parity; reads return at once
 // (VMIN = VTIME = 0). With parity on, a character with a parity error reads as itself
 // (no INPCK): the protocols' own checksums catch it, and an eONE's replies fail a strict
-// odd-parity check (protocols.md §5 practical notes).
+// odd-parity check (docs/protocols.md §5 practical notes).
 bool configure(int fd, const LineSettings& line) {
   termios tio{};
   if (tcgetattr(fd, &tio) != 0) return false;

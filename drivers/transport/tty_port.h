@@ -1,5 +1,5 @@
 // A serial line, raw, no flow control, non-blocking, its fd usable in poll/epoll. The line
-// settings come from the device family (factory.h): DGT 9600 8N1 (protocols.md §1.1),
+// settings come from the device family (factory.h): DGT 9600 8N1 (docs/protocols.md §1.1),
 // ChessLink 38400 7O1 (§5), Certabo 38400 8N1 (§7).
 //
 // libserialport opens real ports (UARTs, USB CDC-ACM/serial adapters, rfcomm) where it

@@ -46,7 +46,7 @@ class UsbBus {
   virtual ~UsbBus() = default;
   virtual std::string name() const = 0;  // "libusb", "emulated USB bus in DIR"
   virtual std::vector<UsbDeviceInfo> devices() = 0;
-  // Opens the device's vendor HID interface (usage page 0xFF00, protocols.md §6).
+  // Opens the device's vendor HID interface (usage page 0xFF00, docs/protocols.md §6).
   virtual std::variant<TransportPtr, IoError> open_hid(const UsbDeviceInfo& device) = 0;
   virtual int hotplug_fd() const = 0;
   virtual std::vector<UsbEvent> take_events() = 0;

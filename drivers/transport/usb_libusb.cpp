@@ -9,12 +9,12 @@
 // so every fd belongs to exactly one watcher.
 //
 // A HID device is opened on its vendor interface: the interface of class HID whose report
-// descriptor starts its usage pages at 0xFF00 (protocols.md §6; the other one is 0x0001).
+// descriptor starts its usage pages at 0xFF00 (docs/protocols.md §6; the other one is 0x0001).
 // Input reports arrive on the interrupt IN endpoint, always in flight; output reports
 // leave on the interrupt OUT endpoint, or as SET_REPORT control transfers without one,
 // both submitted asynchronously. Serial numbers are read from sysfs
 // (/sys/bus/usb/devices/B-P/serial), which costs no USB traffic, so enumeration never
-// blocks the loop. Not tried on a real Chessnut (protocols.md §11.10).
+// blocks the loop. Not tried on a real Chessnut (docs/protocols.md §11.10).
 #include <libusb-1.0/libusb.h>
 #include <sys/epoll.h>
 #include <unistd.h>

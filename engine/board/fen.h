@@ -5,7 +5,7 @@
 // kings, pawns on the first or last rank, the side not to move in check, castling rights
 // that the placement contradicts, an impossible en passant square. Positions that only
 // an illegal move can reach (the side not to move in check, pawns on the first or last
-// rank: rules.md D5, D11) are accepted only with FenMode::kAllowIrregular.
+// rank: docs/rules.md D5, D11) are accepted only with FenMode::kAllowIrregular.
 #pragma once
 
 #include <string>

@@ -154,7 +154,7 @@ void generate(const Position& pos, Sink& sink) {
 
   // King steps: each free square is tested with the king lifted off the board, so that
   // it cannot hide behind itself on a slider's line. A king is never captured, not even
-  // in an irregular position (rules.md D5).
+  // in an irregular position (docs/rules.md D5).
   const Bitboard without_king = occupied ^ square_bb(king);
   Bitboard safe = 0;
   for (Bitboard b = king_attacks(king) & ~ours & ~their_king; b;) {

@@ -6,7 +6,7 @@
 // - castling rights only where the king and that rook stand on their original squares;
 // - the en passant square is set only when an en passant capture is legal right now
 //   (so it is part of the 9.2 identity of positions exactly when it matters).
-// Irregular positions that a real game reaches when an illegal move stands (rules.md D5,
+// Irregular positions that a real game reaches when an illegal move stands (docs/rules.md D5,
 // D11) are allowed: the side not to move may be in check, and pawns may stand on the
 // first or last rank. Move generation from them is well defined (a king is never
 // captured; a pawn on its last rank has no moves).
@@ -77,7 +77,7 @@ class Position {
   // Opposing pieces giving check to the side to move.
   Bitboard checkers() const { return attackers_to(king_square(side_), pieces()) & pieces(~side_); }
   bool in_check() const { return checkers() != 0; }
-  // True when the side that just moved left its own king attacked (rules.md D5, D11).
+  // True when the side that just moved left its own king attacked (docs/rules.md D5, D11).
   bool opponent_in_check() const { return is_attacked(king_square(~side_), side_); }
 
   // Plays a move that is legal here (as generated). unmake() takes back the last one.

@@ -4,7 +4,7 @@
 // it is what a piece-sensing board can see, and the move recognizer matches sensed boards
 // against it. The full key adds the side to move, the castling rights and the en passant
 // file (only when an en passant capture is legal, as the 9.2 identity of positions asks),
-// and is used for repetitions. Occupancy-only boards (protocols.md §10) are matched with
+// and is used for repetitions. Occupancy-only boards (docs/protocols.md §10) are matched with
 // the occupancy keys: one number per occupied square.
 #pragma once
 

@@ -1,6 +1,6 @@
-// What the clock model reports (rules.md §0.2 and D9/D10). Times are `ClockTime`: the
+// What the clock model reports (docs/rules.md §0.2 and D9/D10). Times are `ClockTime`: the
 // board's time source in milliseconds since its epoch (the daemon uses the game's start,
-// as `atMs` on the wire). Periods are numbered from 1 as on a DGT 3000 and in rules.md.
+// as `atMs` on the wire). Periods are numbered from 1 as on a DGT 3000 and in docs/rules.md.
 #pragma once
 
 #include <chrono>
@@ -13,7 +13,7 @@ namespace eboard::engine {
 
 using ClockTime = std::chrono::milliseconds;
 
-// A turn began with a delay (simple or Bronstein) of `delay`: rules.md `delay_window`.
+// A turn began with a delay (simple or Bronstein) of `delay`: docs/rules.md `delay_window`.
 struct DelayWindow {
   ClockTime at;
   Color side;
@@ -28,7 +28,7 @@ struct DelayEnded {
 };
 
 // Time put on `side`'s clock by the per-move adjustment: a Fischer increment or the
-// Bronstein add-back (rules.md `increment_credited`).
+// Bronstein add-back (docs/rules.md `increment_credited`).
 struct IncrementCredited {
   ClockTime at;
   Color side;
@@ -44,9 +44,9 @@ struct PeriodStarted {
   std::chrono::milliseconds added;
 };
 
-// A clock reached zero (rules.md `flag_fall{side, period, moves_completed, first}`).
+// A clock reached zero (docs/rules.md `flag_fall{side, period, moves_completed, first}`).
 // `decisive` is false only for an `on_zero` period change whose move requirement was met
-// (the DGT's non-blinking flag, rules.md scenario 49): such a flag is logged, nothing more.
+// (the DGT's non-blinking flag, docs/rules.md scenario 49): such a flag is logged, nothing more.
 struct FlagFall {
   ClockTime at;
   Color side;
@@ -69,7 +69,7 @@ struct TimeControlMissed {
 
 enum class ClockField { kWhiteMs, kBlackMs, kWhiteMoves, kBlackMoves, kRunning };
 
-// The hardware clock disagrees with the model (rules.md `clock_mismatch`, arbiter only).
+// The hardware clock disagrees with the model (docs/rules.md `clock_mismatch`, arbiter only).
 // Times in milliseconds, move counts as counts, kRunning as 0 white / 1 black / -1 none.
 struct ClockMismatch {
   ClockTime at;

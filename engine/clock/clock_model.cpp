@@ -22,7 +22,7 @@ ClockModel::ClockModel(TimeControl control, ClockOptions options)
 }
 
 int ClockModel::moves_required(int index) const {
-  // Cumulative (rules.md D9 "when a player completes move N (cumulative)"); a period
+  // Cumulative (docs/rules.md D9 "when a player completes move N (cumulative)"); a period
   // without a count (final, or an on_zero period like kk's first) requires nothing more
   // than the earlier ones, and the final period requires all moves (0).
   if (is_final(index)) return 0;
@@ -36,7 +36,7 @@ std::vector<ClockEvent> ClockModel::start(ClockTime now, Color first) {
   std::vector<ClockEvent> events;
   started_ = true;
   if (options_.increment_credit == IncrementCredit::kStartAndPress) {
-    // DGT clocks and US Chess: 3+2 shows 3:02 at the start (rules.md scenario 41).
+    // DGT clocks and US Chess: 3+2 shows 3:02 at the start (docs/rules.md scenario 41).
     credit_increment(kWhite, 0, now, events);
     credit_increment(kBlack, 0, now, events);
   }

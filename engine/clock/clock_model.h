@@ -1,4 +1,4 @@
-// The daemon's own chess clock (rules.md D9, D10): runs a TimeControl from presses with
+// The daemon's own chess clock (docs/rules.md D9, D10): runs a TimeControl from presses with
 // injected time, reports what happens and when the next thing will happen.
 //
 // Time is always an argument: every call takes `now` (ClockTime, non-decreasing across
@@ -21,7 +21,7 @@
 //
 // A hardware clock is authoritative (6.10.1): observe() reports differences beyond the
 // tolerance as ClockMismatch and adopts the clock's times; move counts are compared but
-// the board's count is kept (rules.md scenario 53).
+// the board's count is kept (docs/rules.md scenario 53).
 //
 // Not handled here: deciding what a flag means for the result (the arbiter, D10), and the
 // pre-press `used` time when a DGT 3000 in "Delay" mode shows the delay up front.
@@ -43,11 +43,11 @@ struct ClockOptions {
   // DGT "FREEZE": both clocks stop when a flag falls in the final period (D10 parameter).
   bool freeze_on_last_period_flag = false;
   // Largest difference between a hardware clock and the model not reported (DGT clock
-  // data can lag the display by about a second, protocols.md §1.8).
+  // data can lag the display by about a second, docs/protocols.md §1.8).
   std::chrono::milliseconds mismatch_tolerance{1500};
 };
 
-// What a hardware clock reports (rules.md §0.1 `clock_state`); a clock may report only
+// What a hardware clock reports (docs/rules.md §0.1 `clock_state`); a clock may report only
 // some fields.
 struct ClockReading {
   std::chrono::milliseconds white{0};

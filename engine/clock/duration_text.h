@@ -1,4 +1,4 @@
-// Durations written as seconds, the way time controls (interfaces.md §3) and `param`
+// Durations written as seconds, the way time controls (docs/interfaces.md §3) and `param`
 // lines give them: "180", "2", "0.5". Whole milliseconds are the resolution of every
 // clock the daemon meets (a DGT 3000 shows seconds), so at most three decimals.
 #pragma once

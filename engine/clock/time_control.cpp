@@ -14,7 +14,7 @@ struct NamedControl {
   std::optional<PeriodTrigger> trigger;
 };
 
-// rules.md §3. `time-only-2h/40+1h/20+30m` runs `on_zero` on a DGT or `by_move_count`,
+// docs/rules.md §3. `time-only-2h/40+1h/20+30m` runs `on_zero` on a DGT or `by_move_count`,
 // so it leaves the trigger to the rule set's `period_trigger`.
 constexpr std::array<NamedControl, 9> kNamedControls{{
     {"sd-5", "300", std::nullopt},
@@ -25,7 +25,7 @@ constexpr std::array<NamedControl, 9> kNamedControls{{
     {"time-only-2h/40+1h/20+30m", "40/7200:20/3600:1800", std::nullopt},
     {"bronstein-G5d2", "300b2", std::nullopt},
     {"us-delay-G30d5", "1800d5", std::nullopt},
-    // S4 rule 2 read as in rules.md §5a.1: 20 s once, to both clocks, at the first zero.
+    // S4 rule 2 read as in docs/rules.md §5a.1: 20 s once, to both clocks, at the first zero.
     {"kk-5+20s+2d", "300d2:20d2", PeriodTrigger::kOnZero},
 }};
 

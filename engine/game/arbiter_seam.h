@@ -1,4 +1,4 @@
-// Where the arbiter's rules (rules.md D1, D5-D14: penalty ladders, claims, windows,
+// Where the arbiter's rules (docs/rules.md D1, D5-D14: penalty ladders, claims, windows,
 // results on flags) plug into a GameTracker. The tracker recognises and completes moves
 // (D2, D3, D7 checkmate/stalemate) and counts completed illegal moves per player; every
 // decision that depends on the rule set's penalties and claims is made here.
@@ -38,7 +38,7 @@ class Arbiter {
   // A decisive flag fall from the clock model or a `flag` line (D10).
   virtual void on_flag(GameTracker& game, Color side, std::chrono::milliseconds now,
                        GameEvents& out);
-  // Both flags are down and the order of the falls is unknown (a `flag both` line; rules.md
+  // Both flags are down and the order of the falls is unknown (a `flag both` line; docs/rules.md
   // D10, Guidelines III.3.1): the set's `both_flags` decides, not the first fall.
   virtual void on_both_flags(GameTracker& game, std::chrono::milliseconds now, GameEvents& out);
   // The arbiter's own timer (the tracker folds it into next_deadline()): a game end it
@@ -51,7 +51,7 @@ class Arbiter {
   // The publisher numbered an event that opened decision `proposal` (GameEvent::proposal)
   // as `seq`: rulings name decisions by seq.
   virtual void on_published(std::uint32_t proposal, std::uint64_t seq);
-  // A result for the arbiter to confirm that the board signalled (rules.md D8: the result
+  // A result for the arbiter to confirm that the board signalled (docs/rules.md D8: the result
   // pieces or the kings) or that a journal's recovery opens again (a proposal the replay of
   // the moves and commands cannot produce: daemon/core/recovery.h). The base class emits the
   // proposed gameEnded; a full arbiter also keeps it as a decision a ruling settles.

@@ -1,5 +1,5 @@
 // The engine's domain events: one GameEvent per fact a GameTracker learns about its game.
-// They mirror the kinds of interfaces.md §4 / proto/eboard/v1/event.proto that the
+// They mirror the kinds of docs/interfaces.md §4 / proto/eboard/v1/event.proto that the
 // engine produces, field for field, without depending on Protobuf (engine/ links the
 // standard library only); daemon/event_mapping.h turns them into eboard.v1.Event.
 //
@@ -42,7 +42,7 @@ enum class GameEventKind : std::uint8_t {
   kTimeControlMissed,
   kClockMismatch,
   kSquareChanged,
-  // rules.md §0.2 kinds the arbiter emits (engine/rules/arbiter*.h).
+  // docs/rules.md §0.2 kinds the arbiter emits (engine/rules/arbiter*.h).
   kPenalty,
   kClaimAvailable,
   kClaimWindowClosed,
@@ -56,7 +56,7 @@ enum class GameEventKind : std::uint8_t {
   kDrawClaimable,
 };
 
-enum class EventVisibility : std::uint8_t { kPublic, kArbiter };  // rules.md D14
+enum class EventVisibility : std::uint8_t { kPublic, kArbiter };  // docs/rules.md D14
 
 enum class CompletionKind : std::uint8_t {
   kClockPress,
@@ -69,7 +69,7 @@ enum class CompletionKind : std::uint8_t {
 
 enum class PressClass : std::uint8_t { kIllegal, kRestartAllowed, kNeedsRuling };  // D6
 
-// gameEnded.termination (interfaces.md §4), without the TERMINATION_ prefix.
+// gameEnded.termination (docs/interfaces.md §4), without the TERMINATION_ prefix.
 enum class TerminationKind : std::uint8_t {
   kCheckmate,
   kStalemate,
@@ -90,7 +90,7 @@ enum class TerminationKind : std::uint8_t {
   kPenaltyLadder,
 };
 
-// The arbiter's event fields (rules.md D1, D5, D8, D10, D11, D13), as in rule_events.proto.
+// The arbiter's event fields (docs/rules.md D1, D5, D8, D10, D11, D13), as in rule_events.proto.
 enum class PenaltyKind : std::uint8_t { kWarning, kTimeAdded, kGameLost };
 enum class ClaimKind : std::uint8_t {
   kIllegalMove,
@@ -118,7 +118,7 @@ enum class UnwinnabilityNote : std::uint8_t { kNone, kWinnable, kUnwinnable, kUn
 enum class IllegalPositionKind : std::uint8_t { kPawnOnLastRank, kBothKingsInCheck };
 enum class CastlingWing : std::uint8_t { kKingSide, kQueenSide, kAll };
 
-// setupIrregular.kind (rules.md D1).
+// setupIrregular.kind (docs/rules.md D1).
 enum class SetupIrregularKind : std::uint8_t {
   kWrongPosition,
   kBoardRotated,
@@ -130,7 +130,7 @@ struct GameEvent {
   GameEventKind kind = GameEventKind::kGameStarted;
   std::int64_t at_ms = 0;
   EventVisibility visibility = EventVisibility::kPublic;
-  std::vector<std::string> articles;  // rules.md / Laws articles the event relies on
+  std::vector<std::string> articles;  // docs/rules.md / Laws articles the event relies on
 
   std::optional<Color> side;  // mover, offender, presser, flagged side, ... per kind
   std::string uci;
@@ -196,7 +196,7 @@ struct GameEvent {
   IllegalPositionKind illegal_position_kind = IllegalPositionKind::kPawnOnLastRank;
   CastlingWing wing = CastlingWing::kAll;
 
-  // The authority rule (rules.md §0): an event that opens a decision for the arbiter (a
+  // The authority rule (docs/rules.md §0): an event that opens a decision for the arbiter (a
   // penalty not applied, a proposed gameEnded, a claim and its proposed claimDecided)
   // carries the arbiter's handle of it. Seqs are the publisher's, so the publisher hands
   // each such event back with the seq it assigned (GameTracker::published); `arbiter

@@ -260,7 +260,7 @@ void GameTracker::clock_reading(Millis now, const ClockReading& reading, GameEve
   advance(now, out);
   if (ended_) return;
   clock_events(clock_.observe(reading, now), out);
-  // interfaces.md §4 `clock`: displays get the hardware clock's times, once per change of
+  // docs/interfaces.md §4 `clock`: displays get the hardware clock's times, once per change of
   // a whole second on either side (a DGT 3000 reports several times a second).
   if (whole_seconds(clock_.remaining(kWhite, now)) != shown_seconds_[kWhite] ||
       whole_seconds(clock_.remaining(kBlack, now)) != shown_seconds_[kBlack])

@@ -8,7 +8,7 @@
 // caller calls advance() then. Events are appended to `out` in the order they happened;
 // `seq` numbering is the caller's (eboard-replay numbers from 1, the daemon journals).
 //
-// Completion (rules.md D3): a press by the side whose clock runs completes what stands on
+// Completion (docs/rules.md D3): a press by the side whose clock runs completes what stands on
 // the board, judged against the committed position at that instant: a legal move
 // (moveCompleted), an illegal one (illegalMoveCompleted, counted per player), or nothing
 // (clockPressWithoutMove, and illegalMoveCompleted too when the rule set treats it as an
@@ -50,7 +50,7 @@ struct TrackerConfig {
   ClockPresence clock = ClockPresence::kConnected;
 };
 
-// One completed move of the game, for the move list and PGN (interfaces.md §5).
+// One completed move of the game, for the move list and PGN (docs/interfaces.md §5).
 struct CompletedMove {
   Move move;
   Color side;
@@ -69,7 +69,7 @@ class GameTracker {
   void lever(Millis now, Color side, GameEvents& out);
   void clock_reading(Millis now, const ClockReading& reading, GameEvents& out);
   void flag(Millis now, Color side, GameEvents& out);  // the hardware clock shows a flag
-  // Both flags are down and which fell first is unknown (rules.md D10, III.3.1): not two
+  // Both flags are down and which fell first is unknown (docs/rules.md D10, III.3.1): not two
   // flags in some order; the arbiter applies the set's `both_flags`.
   void both_flags(Millis now, GameEvents& out);
   void operator_action(Millis now, const OperatorAction& action, GameEvents& out);
@@ -81,7 +81,7 @@ class GameTracker {
   void propose_result(Millis now, const std::string& result, TerminationKind termination,
                       const std::string& description, GameEvents& out);
   // The operator names the piece a pawn becomes where the board cannot sense it
-  // (occupancy-only boards, protocols.md §10; interfaces.md §3 `promote`): the promotion
+  // (occupancy-only boards, docs/protocols.md §10; docs/interfaces.md §3 `promote`): the promotion
   // standing on the board is re-matched at once, else the next one uses it; back to a
   // queen after a promotion completes (MoveRecognizer::set_promotion_choice). Board
   // input, not an arbiter matter: it does not go through the Arbiter's on_operator.

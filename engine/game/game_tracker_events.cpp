@@ -104,7 +104,7 @@ void GameTracker::translate(GameEvents& out) {
                                                 ? TerminationKind::kAgreement
                                                 : TerminationKind::kResignation;
         const std::string description = "result gesture on the board: " + result;
-        // Proposed, the arbiter keeps it as a decision its ruling names (rules.md §0).
+        // Proposed, the arbiter keeps it as a decision its ruling names (docs/rules.md §0).
         if (accept) {
           end_game(r.at, result, termination, false, description, out);
         } else {
@@ -137,7 +137,7 @@ void GameTracker::translate(GameEvents& out) {
         GameEvent e = event(GameEventKind::kSetupIrregular, r.at);
         e.visibility = EventVisibility::kArbiter;
         e.setup_kind = SetupIrregularKind::kBoardRotated;
-        e.description = r.rotated ? "board turned round: squares are mapped (protocols.md 1.6)"
+        e.description = r.rotated ? "board turned round: squares are mapped (docs/protocols.md 1.6)"
                                   : "board back in its normal orientation";
         e.articles = {"7.2.2"};
         out.push_back(std::move(e));

@@ -1,5 +1,5 @@
-// What players and the arbiter do that the board cannot see (interfaces.md §3 operator
-// lines; rules.md §0.1 `operator`): the engine's form of a script's claim, resign,
+// What players and the arbiter do that the board cannot see (docs/interfaces.md §3 operator
+// lines; docs/rules.md §0.1 `operator`): the engine's form of a script's claim, resign,
 // draw-agreed, pause, resume and arbiter lines. The game tracker passes them to its
 // Arbiter (arbiter_seam.h); only pause, resume and add-time have a default effect.
 // The script's `promote` line (the piece of a promotion an occupancy-only board cannot

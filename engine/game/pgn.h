@@ -1,5 +1,5 @@
 // PGN (Portable Game Notation) in and out: the reader for real files and the writer of the
-// export format (interfaces.md §5; the PGN standard, sections 3 and 8).
+// export format (docs/interfaces.md §5; the PGN standard, sections 3 and 8).
 //
 // Reading. PgnReader walks a text holding any number of games and hands them out one at
 // a time, so a bad game costs only itself:

@@ -66,7 +66,8 @@ bool PgnRecorder::illegal_stood(Color side, const std::string& fen) {
   if (records_.empty()) return false;
   const std::string what =
       last_illegal_.empty() ? std::string(side_name(side)) + "'s illegal move" : last_illegal_;
-  return jump(fen, what + " stood (rules.md D5); the game continues from the position after it");
+  return jump(fen,
+              what + " stood (docs/rules.md D5); the game continues from the position after it");
 }
 
 // After a completed illegal move the change is that move standing (D5: the claim window's

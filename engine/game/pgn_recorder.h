@@ -3,7 +3,7 @@
 // the engine's events through apply()); one implementation for both.
 //
 // The problem: a position change that is not a move cannot be written in SAN - an illegal
-// move that stood (rules.md D5: A.5.2, B.3, the claim-only sets let it stand), the arbiter
+// move that stood (docs/rules.md D5: A.5.2, B.3, the claim-only sets let it stand), the arbiter
 // setting up a position. So the game record then ends with a comment naming what
 // happened, and the game goes on as a new record with the same tags plus SetUp/FEN of the
 // position after it, so a broadcast that matches games by players and by position in the
@@ -11,7 +11,7 @@
 // change the recorder was not shown, e.g. arbiter-only events filtered out) starts a new
 // record the same way, with a neutral comment. Only the last record carries the result.
 //
-// Only public events belong in a broadcast (rules.md D14): apply() ignores the others, and
+// Only public events belong in a broadcast (docs/rules.md D14): apply() ignores the others, and
 // the live sink feeds public events only.
 #pragma once
 

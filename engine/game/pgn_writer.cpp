@@ -1,4 +1,4 @@
-// write_pgn: the PGN export format (standard section 8; interfaces.md §5).
+// write_pgn: the PGN export format (standard section 8; docs/interfaces.md §5).
 //
 // Moves are replayed from the start position so each is written as SAN against its own
 // position; a move that is not legal there cannot be written as SAN and fails the export

@@ -1,7 +1,7 @@
 // ClocklessCompletion: when a move is complete on a board without a clock
 // (docs/clockless.md; the recognizer consults it only in that mode).
 //
-// With a clock the press completes a move (rules.md D3). Without one the board alone has
+// With a clock the press completes a move (docs/rules.md D3). Without one the board alone has
 // to say that its player is done, and what players do before that looks like moves for a
 // while: a piece set down on the way to its square, the rook of a rook-first castling, a
 // move tried and taken back, a pawn put on the last rank before the new piece. The

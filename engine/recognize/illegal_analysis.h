@@ -1,5 +1,5 @@
-// Why a stable placement that matches no legal successor is not a legal move (rules.md
-// D2, D4; interfaces.md §4 `reason` values).
+// Why a stable placement that matches no legal successor is not a legal move (docs/rules.md
+// D2, D4; docs/interfaces.md §4 `reason` values).
 //
 // Runs only off the clean path: when a placement matching nothing has stood for
 // `debounce_ms` with no piece in the air, and at a clock press on such a placement. It
@@ -13,7 +13,7 @@
 // diagonal step with the neighbouring pawn gone is en passant. Anything else is not one
 // move away: "board disarranged", with the squares that differ.
 //
-// Occupancy-only boards (protocols.md §10) show presence, not pieces. The mover is the
+// Occupancy-only boards (docs/protocols.md §10) show presence, not pieces. The mover is the
 // piece the committed position has on the origin; castling and en passant are told by
 // their squares as above. What they cannot show: a capture's target (inferred from the
 // square lifted last, see analyse_placement), a piece put back on another piece's
@@ -31,7 +31,7 @@
 
 namespace eboard::engine {
 
-// interfaces.md §4 `reason` values (the proto's Reason without the prefix).
+// docs/interfaces.md §4 `reason` values (the proto's Reason without the prefix).
 enum class IllegalReason : std::uint8_t {
   kPieceMovement,
   kKingInCheck,
@@ -60,7 +60,7 @@ struct IllegalAnalysis {
 bool pieces_in_air(const Position& committed, const SensedBoard& sensed, MatchKeys keys);
 
 // True when the sensed board only lacks pieces of the committed position: nothing was put
-// anywhere, so no piece has been released and no move is made (4.7; rules.md §0 "made").
+// anywhere, so no piece has been released and no move is made (4.7; docs/rules.md §0 "made").
 bool only_removals(const Position& committed, const SensedBoard& sensed, MatchKeys keys);
 
 // The squares where the sensed board differs from the committed position.

@@ -132,7 +132,7 @@ void MoveRecognizer::sense_placement(const std::array<SquareCode, kSquareCount>&
 }
 
 // A board set up turned round shows the committed position read backwards; before the
-// first completed move that can only mean the board's orientation (protocols.md §1.6).
+// first completed move that can only mean the board's orientation (docs/protocols.md §1.6).
 bool MoveRecognizer::try_orientation(Millis now, RecognizerEvents& out) {
   if (orientation_fixed_) return false;
   const Key rotated_key = keys_ == MatchKeys::kPlacement ? sensed_.rotated_placement_key()
@@ -201,7 +201,7 @@ Move MoveRecognizer::pick(const SuccessorTable& table, int first, int depth) con
   return best;
 }
 
-// The operator names the piece of the promotion the board cannot sense (protocols.md §10).
+// The operator names the piece of the promotion the board cannot sense (docs/protocols.md §10).
 // Only the top of the chain is re-matched: a lower ply has moves on top of it that were
 // matched against the old piece, so a choice for it waits for the next promotion. The
 // move is replaced in place, not slid to, so no touch-move or slide flags come of it.

@@ -1,5 +1,5 @@
-// MoveRecognizer: from square changes to tentative, withdrawn and illegal moves (rules.md
-// D2; design.md "Incremental recognition").
+// MoveRecognizer: from square changes to tentative, withdrawn and illegal moves (docs/rules.md
+// D2; docs/design.md "Incremental recognition").
 //
 // The problem. Players lift, slide, hover, capture in either order, castle rook first,
 // promote in two steps, take moves back, knock pieces over, and sensors flicker. The
@@ -14,7 +14,7 @@
 // or nothing. Pending moves form a chain: when nothing matches and legal moves stood on
 // the board since the last completion, the successors of that chain are looked up too
 // (each level built lazily, once, and kept across completions): the opponent already
-// moved on the board before the first player pressed (6.2.1.2, 6.2.2, rules.md scenario
+// moved on the board before the first player pressed (6.2.1.2, 6.2.2, docs/rules.md scenario
 // 25). A third ply on top, the first player's next move, completes the first ply without
 // a press (6.2.1.2); the chain is then two plies again, so it never grows beyond three.
 // A press by a player whose move stands on the opponent's pending one (6.2.2 after
@@ -35,10 +35,10 @@
 // (docs/clockless.md). A disarranged board is never completed by time.
 //
 // Also here: the board's orientation (a start set-up read turned round is mapped before
-// the first move, protocols.md §1.6), occupancy-only boards (protocols.md §10: the same
+// the first move, docs/protocols.md §1.6), occupancy-only boards (docs/protocols.md §10: the same
 // matching with occupancy keys; captures by one piece onto different squares are told
 // apart by which square was lifted, and a promotion is a queen unless the operator says
-// otherwise), result gestures (rules.md D8, reported when stable), and provenance: when a
+// otherwise), result gestures (docs/rules.md D8, reported when stable), and provenance: when a
 // move was first seen and what happened on the way.
 //
 // A press is judged on the placement at that instant (D3): a press while the mover still
@@ -70,7 +70,7 @@ namespace eboard::engine {
 using Millis = std::chrono::milliseconds;
 
 struct RecognizerTiming {
-  Millis debounce{300};              // rules.md D2 debounce_ms
+  Millis debounce{300};              // docs/rules.md D2 debounce_ms
   Millis unexplained_timeout{3000};  // D2 unexplained_timeout_ms
   Millis game_end_stable{1000};      // D2 game_end_stable_ms
   // Pieces missing (nothing else changed) for this long are no longer a piece in a hand:
@@ -81,14 +81,14 @@ struct RecognizerTiming {
 
 enum class SensingMode : std::uint8_t { kAuto, kPieces, kOccupancy };
 
-// How a move came to stand on the board (interfaces.md §4 provenance fields).
+// How a move came to stand on the board (docs/interfaces.md §4 provenance fields).
 struct Provenance {
   Millis first_seen{0};        // when this move was first matched since the last completion
   bool slid_through = false;   // another legal move stood on the board before this one
   bool taken_back = false;     // the board went back to the committed position on the way
   bool piece_missing = false;  // an uninvolved piece vanished for a while, or this move
                                // left the board and came back
-  // Touch-move breaches the sensors suggest (rules.md D2, D4; the arbiter's business):
+  // Touch-move breaches the sensors suggest (docs/rules.md D2, D4; the arbiter's business):
   bool rook_first = false;             // castling with the rook lifted first (4.4.2)
   Move released_other = Move::none();  // another legal move stood >= debounce first (4.7)
 };
@@ -140,7 +140,7 @@ struct RecognizerEvent {
 };
 using RecognizerEvents = std::vector<RecognizerEvent>;
 
-// What a clock press by the side on move completes, judged at the press (rules.md D3).
+// What a clock press by the side on move completes, judged at the press (docs/rules.md D3).
 struct PressVerdict {
   enum class Kind : std::uint8_t { kNothing, kLegal, kIllegal };
   Kind kind = Kind::kNothing;
@@ -182,8 +182,8 @@ class MoveRecognizer {
   // The committed position is replaced (arbiter reinstatement, an illegal move that
   // stood, a restart); the sensed board is judged against it afresh.
   void replace_committed(const Position& pos, Millis now, RecognizerEvents& out);
-  // An occupancy-only board cannot show which piece a pawn became (protocols.md §10):
-  // the operator says it (interfaces.md §3 `promote`). Scope: the promotion standing on
+  // An occupancy-only board cannot show which piece a pawn became (docs/protocols.md §10):
+  // the operator says it (docs/interfaces.md §3 `promote`). Scope: the promotion standing on
   // the board as the top of the pending chain is re-matched at once (a kTentative for the
   // chosen piece, same provenance); otherwise the choice waits for the next promotion.
   // It returns to a queen when a promotion is committed. Where pieces are sensed the
@@ -202,7 +202,7 @@ class MoveRecognizer {
   // The pending legal moves last seen on the board, from the committed position.
   int pending_count() const { return chain_len_; }
   Move pending(int ply) const { return chain_[ply]; }
-  // The inferred first touched pieces since the last completion (rules.md D2, 4.3).
+  // The inferred first touched pieces since the last completion (docs/rules.md D2, 4.3).
   Square first_lifted_own() const { return first_own_; }
   Square first_lifted_opponent() const { return first_opp_; }
   // The position after `m` from the committed position (for SAN/FEN of later plies).

@@ -45,7 +45,7 @@ void MoveRecognizer::advance(Millis now, RecognizerEvents& out) {
       held_due_ = true;
   }
   // Pieces off the board (or a piece short) for longer than anyone holds one: knocked off,
-  // taken away. Disarranged, never a move (rules.md D2, 7.4).
+  // taken away. Disarranged, never a move (docs/rules.md D2, 7.4).
   if (match_ == Match::kNone && held_due_ && now >= last_change_ + held_limit()) {
     held_due_ = false;
     report_illegal(last_change_ + held_limit(), out);

@@ -1,4 +1,4 @@
-// Result gestures (rules.md D8; protocols.md §1.6): how players at a DGT-broadcast event
+// Result gestures (docs/rules.md D8; docs/protocols.md §1.6): how players at a DGT-broadcast event
 // report a finished game on the board. Both kings on the central squares (PicoChess's
 // table, which looks at the pair of squares, not at which king stands where): the kings
 // on e4 and d5 mean White won, on e5 and d4 Black won, side by side on d4-e4 or d5-e5 a

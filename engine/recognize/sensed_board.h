@@ -2,12 +2,12 @@
 // looks up, kept up to date in O(1) per square change.
 //
 // A piece-sensing board (DGT and most others) reports the piece on each square; an
-// occupancy-only board (Pegasus, Centaur, Certabo without recognition, protocols.md §10)
+// occupancy-only board (Pegasus, Centaur, Certabo without recognition, docs/protocols.md §10)
 // only whether a square is occupied. Both keys are kept for every board so that the
 // matcher can use whichever the board supports: the placement key XORs
 // zobrist::piece_square over identified pieces (the same number Position keeps), the
 // occupancy key XORs zobrist::occupancy over occupied squares. The DGT result pieces
-// (protocols.md §1.6 codes 0D-0F) are physical pieces but never part of a chess
+// (docs/protocols.md §1.6 codes 0D-0F) are physical pieces but never part of a chess
 // position, so they count towards neither key (as PicoChess treats them).
 //
 // Squares here are engine squares after the orientation mapping; the recognizer maps

@@ -1,5 +1,5 @@
 // The legal successors of one position and the keys a board would show after each, for
-// O(1) lookup of a sensed key (design.md "Incremental recognition").
+// O(1) lookup of a sensed key (docs/design.md "Incremental recognition").
 //
 // Built once per committed position (and lazily for a tentative move's position, for
 // "two plies without a press"): one legal-move generation plus one key per move, about

@@ -1,4 +1,4 @@
-// RulesArbiter: dispatch, the authority rule (rules.md §0) and rulings.
+// RulesArbiter: dispatch, the authority rule (docs/rules.md §0) and rulings.
 #include "engine/rules/arbiter.h"
 
 #include <algorithm>
@@ -151,7 +151,7 @@ RulesArbiter::Proposal* RulesArbiter::proposal_for_ruling(const OperatorAction& 
   return nullptr;
 }
 
-// `arbiter ruling accept|reject [SEQ]` (the authority rule, rules.md §0).
+// `arbiter ruling accept|reject [SEQ]` (the authority rule, docs/rules.md §0).
 void RulesArbiter::ruling(GameTracker& game, const OperatorAction& a, Millis now, GameEvents& out) {
   const bool accept = a.accept;
   if (Proposal* target = proposal_for_ruling(a)) {

@@ -1,4 +1,4 @@
-// RulesArbiter: the Laws of Chess as an arbiter applies them (rules.md D1, D4-D8,
+// RulesArbiter: the Laws of Chess as an arbiter applies them (docs/rules.md D1, D4-D8,
 // D10-D14), plugged into a GameTracker through the seam of engine/game/arbiter_seam.h.
 //
 // The tracker recognises and completes moves, runs the clock and counts completed

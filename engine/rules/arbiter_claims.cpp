@@ -1,4 +1,4 @@
-// RulesArbiter: claims (rules.md D8: threefold and fifty with an intended move, 9.2-9.5),
+// RulesArbiter: claims (docs/rules.md D8: threefold and fifty with an intended move, 9.2-9.5),
 // draw agreement (5.2.3), resignation (5.1.2), set-up claims and lost castling (D1),
 // quickplay finish (D12).
 #include "engine/board/fen.h"

@@ -1,4 +1,4 @@
-// RulesArbiter: positions that end the game by themselves (rules.md D7), what follows a
+// RulesArbiter: positions that end the game by themselves (docs/rules.md D7), what follows a
 // completed move, flag falls and their result (D10), the infraction ladder (D13).
 #include <algorithm>
 
@@ -10,7 +10,7 @@ namespace eboard::engine {
 
 UnwinnabilityNote RulesArbiter::can_mate(const GameTracker&, const Position& pos, Color side,
                                          MatingTest test) {
-  // A result hangs on it: the full analysis at its default limit (rules.md D10).
+  // A result hangs on it: the full analysis at its default limit (docs/rules.md D10).
   const Analysis a =
       analyzer_.mating_test(pos, side, test, AnalysisMode::kFull, kDefaultFullNodeLimit);
   switch (a.verdict) {
@@ -160,7 +160,7 @@ void RulesArbiter::on_flag(GameTracker& game, Color side, Millis now, GameEvents
 }
 
 // Guidelines III.3.1 governs an unknown order of falls when the set names it, or when the
-// set reads the clock's order and III was announced (rules.md §2 `both_flags` of
+// set reads the clock's order and III was announced (docs/rules.md §2 `both_flags` of
 // fide-standard: "order_from_clock (III.3.1 if announced)"); III is only for games without
 // increment (its title), so a period with an increment or delay excludes it.
 bool RulesArbiter::guideline_iii_3_1_applies(const GameTracker& game) const {
@@ -266,7 +266,7 @@ void RulesArbiter::infraction(GameTracker& game, Color side, Millis now, GameEve
   const PenaltyStep step = r.infraction_ladder[std::size_t(n - 1)];
   switch (step.kind) {
     case PenaltyStep::Kind::kWarning:
-      // S4 10a as read in rules.md D13: if the opponent's flag is already down, the
+      // S4 10a as read in docs/rules.md D13: if the opponent's flag is already down, the
       // opponent gets one minute instead of the offender being warned.
       if (flag_down_[~side]) {
         penalty(game, side, PenaltyKind::kTimeAdded, Millis{60000}, false, nullptr,

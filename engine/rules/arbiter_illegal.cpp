@@ -1,4 +1,4 @@
-// RulesArbiter: completed illegal moves and acts treated as such (rules.md D5, D6), the
+// RulesArbiter: completed illegal moves and acts treated as such (docs/rules.md D5, D6), the
 // claim window and the illegal move that stands, touch-move obligations (D4), illegal
 // positions left on the board (D11).
 #include <algorithm>
@@ -33,7 +33,7 @@ std::string castling_still_possible(const Position& committed, const SensedBoard
 }  // namespace
 
 // The position standing on the board, `to_move` to move: what a completed illegal move
-// left (rules.md D5: once it stands, legality is judged from it). Empty squares and
+// left (docs/rules.md D5: once it stands, legality is judged from it). Empty squares and
 // unknown pieces make it fall back to the committed position.
 Position RulesArbiter::board_position(const GameTracker& game, Color to_move) const {
   const SensedBoard& sensed = game.recognizer().sensed();
@@ -73,7 +73,7 @@ void RulesArbiter::on_illegal_completed(GameTracker& game, const GameEvent& comp
   if (!made_on_board && !game.ended()) restart_owed_by_ = ~offender;
 }
 
-// 7.5.4: the arbiter saw a move made with two hands; the move stands (rules.md §4 scenario
+// 7.5.4: the arbiter saw a move made with two hands; the move stands (docs/rules.md §4 scenario
 // 23) and counts like a completed illegal move. The tracker does not see the report, so
 // the count is the tracker's plus these reports.
 void RulesArbiter::two_hands(GameTracker& game, Color side, Millis now, GameEvents& out) {
@@ -229,7 +229,7 @@ void RulesArbiter::claim_illegal(GameTracker& game, Color claimant, Millis now, 
     return;
   }
   // Claim-win sets: the claimant wins unless he cannot mate the offender (judged on the
-  // position before the claimed irregularity, rules.md §4 scenario 16).
+  // position before the claimed irregularity, docs/rules.md §4 scenario 16).
   const UnwinnabilityNote note = can_mate(game, window_.before, claimant, r.mating_test);
   const bool draw = r.illegal_move_draw_if_unwinnable && note == UnwinnabilityNote::kUnwinnable;
   game_end(

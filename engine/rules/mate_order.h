@@ -2,10 +2,10 @@
 // mate, chosen from the material, and a score per move saying how well it serves the plan.
 //
 // The ideas are those published for the Chess Unwinnability Analyzer
-// (research/rules-anchors.md §1: drive the loser's king to a mating corner, bring the
-// winner's units close, keep the winner's material, promote); the scoring is our own.
-// Ordering only decides which lines are tried first: it can never make a verdict wrong,
-// since a line the search returns is checked move by move to end in checkmate.
+// (M. Ambrona, "A Practical Algorithm for Chess Unwinnability", FUN 2022: drive the loser's king to
+// a mating corner, bring the winner's units close, keep the winner's material, promote); the
+// scoring is our own. Ordering only decides which lines are tried first: it can never make a
+// verdict wrong, since a line the search returns is checked move by move to end in checkmate.
 #pragma once
 
 #include "engine/board/movegen.h"

@@ -1,5 +1,5 @@
 // Helpmate search: is there a series of legal moves, both sides cooperating, that ends
-// with `winner` checkmating the other side? (rules.md D10 `fide_helpmate`.)
+// with `winner` checkmating the other side? (docs/rules.md D10 `fide_helpmate`.)
 //
 // Two searches share one object so their tables are allocated once and reused:
 // * find_helpmate(): limited-discrepancy search. Moves are ordered by the plan of

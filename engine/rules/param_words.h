@@ -1,4 +1,4 @@
-// The words rules.md uses for each enumerated parameter value (used by `param` lines and
+// The words docs/rules.md uses for each enumerated parameter value (used by `param` lines and
 // by events that name a rule). One table per enum; the first column is the spelling.
 #pragma once
 
@@ -109,7 +109,7 @@ struct ParamWords<IrregularityVisibility> {
        {"arbiter_only", IrregularityVisibility::kArbiterOnly}}};
 };
 
-// The rules.md word for an enum value ("" if the table lacks it, which a test forbids).
+// The docs/rules.md word for an enum value ("" if the table lacks it, which a test forbids).
 template <class E>
 constexpr std::string_view param_word(E value) {
   for (const auto& [word, each] : ParamWords<E>::words) {

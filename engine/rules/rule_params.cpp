@@ -170,7 +170,7 @@ std::string format_ladder(const RuleSet& rules) {
   return text;
 }
 
-// rules.md §2 notes: under A.4/B.2 (and full supervision) rapid and blitz behave like
+// docs/rules.md §2 notes: under A.4/B.2 (and full supervision) rapid and blitz behave like
 // fide-standard except for the penalty amounts; under A.5/B.3 the unsupervised rules
 // apply. Setting `supervision` therefore sets those fields too; `none` and `on_request`
 // (the legacy and pskov sets) change nothing else.
@@ -224,7 +224,7 @@ constexpr ParamSpec ladder_param(std::string_view name) {
 }
 constexpr BareUnit kMs = BareUnit::kMilliseconds;
 
-// rules.md order: §2 supervision, then D1 ... D14.
+// docs/rules.md order: §2 supervision, then D1 ... D14.
 const std::array kParams{
     ParamSpec{"supervision", parse_supervision, format_enum<&RuleSet::supervision>},
     ParamSpec{"setup_claim_window_moves", parse_setup_window, format_setup_window},
@@ -276,7 +276,7 @@ const ParamSpec* find_param(std::string_view name) {
 }
 
 std::string unknown(std::string_view name) {
-  return "unknown parameter '" + std::string(name) + "' (rules.md names, e.g. " +
+  return "unknown parameter '" + std::string(name) + "' (docs/rules.md names, e.g. " +
          "increment_credit, illegal_move.ladder, auto_apply_penalties)";
 }
 

@@ -16,7 +16,7 @@ constexpr Step kLoss{Step::Kind::kLoss, milliseconds{0}};
 constexpr Step kClaimWin{Step::Kind::kClaimWin, milliseconds{0}};
 constexpr Step kWarning{Step::Kind::kWarning, milliseconds{0}};
 
-// rules.md §2, column fide-standard: 2023 Articles 1-12.
+// docs/rules.md §2, column fide-standard: 2023 Articles 1-12.
 RuleSet fide_standard() {
   RuleSet r;
   r.name = "fide-standard";

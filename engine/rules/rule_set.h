@@ -1,8 +1,8 @@
-// Rule sets as data (rules.md §2): every parameter the arbiter reads, one struct, six
+// Rule sets as data (docs/rules.md §2): every parameter the arbiter reads, one struct, six
 // named tables. Arbiter code reads these fields and never tests the rule set's name, so
 // a `param NAME VALUE` line (rule_params.h) can make any set behave like any other.
 //
-// Field names are rules.md's parameter names; a parameter spelled `a.b` there is
+// Field names are docs/rules.md's parameter names; a parameter spelled `a.b` there is
 // `a_b` here (`illegal_move.ladder` -> illegal_move_ladder). Times are milliseconds.
 #pragma once
 
@@ -88,7 +88,7 @@ struct RuleSet {
   // D9 clock accounting.
   IncrementCredit increment_credit = IncrementCredit::kStartAndPress;
   PeriodTrigger period_trigger = PeriodTrigger::kByMoveCount;
-  std::chrono::milliseconds clock_mismatch_tolerance{1500};  // not in rules.md: see .cpp
+  std::chrono::milliseconds clock_mismatch_tolerance{1500};  // not in docs/rules.md: see .cpp
 
   // D10 flag fall.
   FlagObserver flag_observer = FlagObserver::kArbiter;
@@ -118,7 +118,7 @@ struct RuleSet {
   bool operator==(const RuleSet&) const = default;
 };
 
-// The six sets of rules.md §2, by name; the error lists the known names.
+// The six sets of docs/rules.md §2, by name; the error lists the known names.
 Result<RuleSet> rule_set_by_name(std::string_view name);
 std::vector<std::string_view> rule_set_names();
 

@@ -55,7 +55,7 @@ Analysis material_verdict(const Position& pos, Color side) {
   // king, which fits only on K+(0,2). Then K+(1,0), on the board because the knight's
   // file is, is attacked by neither: a queen must stand there, and it takes the knight
   // through the empty K+(1,1). So no mate, whatever the queens (the lichess table
-  // agrees, research/rules-anchors.md §2).
+  // agrees: lichess-org/scalachess InsufficientMatingMaterial).
   if (theirs == pos.pieces(loser, kQueen) && ours == pos.pieces(side, kKnight) &&
       !more_than_one(ours))
     return unwinnable(VerdictReason::kMaterial);
@@ -255,9 +255,9 @@ Verdict WinnabilityAnalyzer::dead_position(const Position& pos, AnalysisMode mod
   return all_unwinnable ? Verdict::kUnwinnable : Verdict::kUndetermined;
 }
 
-// The lichess / python-chess table (research/rules-anchors.md §2): lone king; K+N while
-// the other side has only queens; bishops only, all bishops on the board on one colour,
-// and the other side has no knights or pawns.
+// The lichess / python-chess table (scalachess InsufficientMatingMaterial, python-chess
+// has_insufficient_material): lone king; K+N while the other side has only queens; bishops only,
+// all bishops on the board on one colour, and the other side has no knights or pawns.
 Analysis static_material_verdict(const Position& pos, Color side) {
   const Bitboard ours = non_king(pos, side);
   const Bitboard theirs = non_king(pos, ~side);

@@ -1,5 +1,5 @@
 // "Cannot checkmate by any possible series of legal moves" (FIDE 5.1.2, 5.2.2, 6.9,
-// 7.5.5; rules.md D7 and D10).
+// 7.5.5; docs/rules.md D7 and D10).
 //
 // The question: from this position, is there any sequence of legal moves, both sides
 // cooperating, that ends with `side` checkmating the other (a helpmate)? The answer must
@@ -8,7 +8,8 @@
 // undetermined (the budget ran out first).
 //
 // The method follows the ideas published for the Chess Unwinnability Analyzer
-// (research/rules-anchors.md §1; our own code, written from the paper and README):
+// (M. Ambrona, "A Practical Algorithm for Chess Unwinnability", FUN 2022; our own code, written
+// from the paper and README):
 //   1. material rules that need no search (the intended winner has a lone king, or only
 //      pieces that cannot mate the material the loser can ever own);
 //   2. a blocked-structure analysis (unwinnability_blocked.h): pawns that can provably
@@ -69,7 +70,7 @@ inline constexpr std::uint64_t kDefaultFullNodeLimit = 500'000;
 // Callers wanting quick "winnable" proofs pass a budget (eboard-judge --max-nodes).
 inline constexpr std::uint64_t kDefaultQuickNodeLimit = 0;
 
-// Can `side` checkmate by some series of legal moves from `pos` (rules.md D10
+// Can `side` checkmate by some series of legal moves from `pos` (docs/rules.md D10
 // `fide_helpmate`)? `node_limit` bounds the search (0: no search, static reasoning only).
 Analysis analyse_winnability(const Position& pos, Color side, AnalysisMode mode,
                              std::uint64_t node_limit);
@@ -84,7 +85,7 @@ inline Analysis analyse_winnability(const Position& pos, Color side,
 // side was shown able to mate), kUnwinnable "dead", kUndetermined "not known".
 Verdict is_dead_position(const Position& pos, AnalysisMode mode, std::uint64_t node_limit);
 
-// The rule set's `mating_test` (rules.md D10): may `side` still be given a win when the
+// The rule set's `mating_test` (docs/rules.md D10): may `side` still be given a win when the
 // opponent's flag falls (or the opponent resigns)? kFideHelpmate is the analysis above;
 // kStaticMaterial the lichess/python-chess table, answered as the table says (that rule
 // set chose it; the table may call a blocked position winnable); kPskovForcedMateInOne is S4 13c(2)

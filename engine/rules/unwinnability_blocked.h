@@ -6,11 +6,11 @@
 // positions; a static argument is needed, and it must never be wrong.
 //
 // The argument (our own formulation of the "semi-static" idea published for the Chess
-// Unwinnability Analyzer, research/rules-anchors.md §1): pick a set F of pawns assumed to
-// stay on their squares forever. Under that assumption compute, for every other unit, a
-// superset of the squares it can ever occupy: sliders step through any square not holding
-// a pawn of F (other units may always move away or be taken), knights jump, kings step
-// but never onto a square attacked by an enemy pawn of F (that pawn is always there),
+// Unwinnability Analyzer, M. Ambrona, "A Practical Algorithm for Chess Unwinnability", FUN 2022):
+// pick a set F of pawns assumed to stay on their squares forever. Under that assumption compute,
+// for every other unit, a superset of the squares it can ever occupy: sliders step through any
+// square not holding a pawn of F (other units may always move away or be taken), knights jump,
+// kings step but never onto a square attacked by an enemy pawn of F (that pawn is always there),
 // pawns push and capture freely and, if they can reach the last rank, may become anything.
 // Then check that F is self-consistent: each pawn of F has a unit of F right in front (it
 // can never push), no enemy unit other than the king can ever stand on a square it

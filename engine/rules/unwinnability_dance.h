@@ -1,5 +1,5 @@
 // The kings' dance: a tempo argument for locked positions where the loser can move
-// nothing but its king (rules.md D7/D10 `fide_helpmate`; our own formulation).
+// nothing but its king (docs/rules.md D7/D10 `fide_helpmate`; our own formulation).
 //
 // In `8/1p2B1B1/1PpB1B2/k1P5/p1P5/P7/5K2/8 w` Black's king shuttles a5-a6 behind locked
 // pawns. White mates on a5 only with its king on a7 guarding a6, but Black's king can

@@ -2,7 +2,7 @@
 
 namespace eboard::engine {
 
-// rules.md §4.55: K+N+N (or less) against a bare king, no pawns. Every position it can
+// docs/rules.md §4.55: K+N+N (or less) against a bare king, no pawns. Every position it can
 // lead to has that material or less (K+N v K never mates at all), and
 // UnwinnabilityCorpus.TwoKnightsNeverForceMateInOne enumerates every placement of
 // K+N+N v K with the bare king to move: none has a legal move while all of them allow a

@@ -1,4 +1,4 @@
-// A Certabo RFID board as a state machine (protocols.md §7), the counterpart of
+// A Certabo RFID board as a state machine (docs/protocols.md §7), the counterpart of
 // drivers/certabo. Each piece carries its own RFID tag: a lifted piece keeps its tag in
 // the hand (the most recently lifted piece of a kind is the one put down next), a piece
 // put down that was never on the board comes from the box of spares (one spare queen,

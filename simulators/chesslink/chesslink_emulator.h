@@ -1,4 +1,4 @@
-// A Millennium ChessLink board as a state machine (protocols.md §5), the counterpart of
+// A Millennium ChessLink board as a state machine (docs/protocols.md §5), the counterpart of
 // drivers/chesslink: commands from the host (`V`, `S`, `W`, `R`, `L`, `X`, `T`, each
 // checked by its block parity) give the replies the board sends, and the script's sensor
 // statements give automatic status reports in the mode the host set in E2ROM 02 (every

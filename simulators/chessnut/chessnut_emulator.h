@@ -1,4 +1,4 @@
-// A Chessnut Air as a state machine (protocols.md §6), the counterpart of
+// A Chessnut Air as a state machine (docs/protocols.md §6), the counterpart of
 // drivers/chessnut, speaking one HID report per message: the real-time mode command
 // `21 01 00` turns position reports on (a full position at once, then one per change),
 // `29 01 00` is answered with the battery `2A 02 level flags`, `0A 08` + 8 bytes sets

@@ -230,7 +230,7 @@ void DgtEmulator::reach_zero(ClockSide side) {
 }
 
 // The running side pressed: Bronstein add-back, the Fischer increment and a period change at
-// the period's move count, in the order rules.md D9 gives for the clock's crediting mode.
+// the period's move count, in the order docs/rules.md D9 gives for the clock's crediting mode.
 void DgtEmulator::credit_press(ClockSide side) {
   const engine::Period* period = period_of(side);
   if (!period) return;

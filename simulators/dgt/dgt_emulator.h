@@ -1,7 +1,7 @@
-// A DGT board with a DGT 3000 clock on its cable, as a state machine (protocols.md §1).
+// A DGT board with a DGT 3000 clock on its cable, as a state machine (docs/protocols.md §1).
 //
 // Bytes from the host go in, the board's answers come out; sensor statements of a script
-// (interfaces.md §3) change the board and clock, and come out as the messages the real
+// (docs/interfaces.md §3) change the board and clock, and come out as the messages the real
 // board would send in its current mode (field updates, clock messages). No I/O and no
 // clock reads: the caller passes script time, so a test can drive it byte by byte.
 // What it deliberately does not do: bus mode, draughts dumps, the EEPROM log's content
@@ -29,7 +29,7 @@ struct DgtEmulatorOptions {
   Millis initial_time{0};         // both clocks before the first clocktime line
   bool clock_counts_down = true;  // false when the script's clocktime lines are the truth
   bool clock_connected = true;
-  // How the arbiter set the DGT 3000 for the game (rules.md D9): its periods with their
+  // How the arbiter set the DGT 3000 for the game (docs/rules.md D9): its periods with their
   // increment or delay, whether the first Fischer increment is on the clock at the start
   // (`start_and_press`; it is then already in initial_time), and whether a period ends
   // for both sides when a clock reaches zero (`on_zero`) rather than at the side's move
@@ -75,7 +75,7 @@ class DgtEmulator {
   Bytes clock_changed();
   drivers::ClockSide side_of(script::Side side) const;
   int field_of(int square) const;
-  // DGT 3000 time keeping (rules.md D9), only with options_.time_control.
+  // DGT 3000 time keeping (docs/rules.md D9), only with options_.time_control.
   const engine::Period* period_of(drivers::ClockSide side) const;
   void begin_turn(drivers::ClockSide side);
   void run_clock(Millis span);

@@ -1,4 +1,4 @@
-// A pseudo-terminal whose slave side is reachable through a symlink (interfaces.md §2
+// A pseudo-terminal whose slave side is reachable through a symlink (docs/interfaces.md §2
 // `eboard-sim dgt --link PATH`). The emulator holds the master; it also keeps the slave
 // open itself so that the host opening and closing the port does not hang the master up,
 // and so that it can tell how many bytes the host has not read yet (pacing `--speed 0`,

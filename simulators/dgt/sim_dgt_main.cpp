@@ -1,4 +1,4 @@
-// `eboard-sim dgt --link PATH [--speed X] [faults...] SCRIPT` (interfaces.md §2).
+// `eboard-sim dgt --link PATH [--speed X] [faults...] SCRIPT` (docs/interfaces.md §2).
 //
 // One poll loop: the pty master, a signalfd, and timers computed from the script. With
 // --speed X > 0 script time runs X times wall time from the moment the host first puts
@@ -153,8 +153,8 @@ std::string parse_options(int argc, char** argv, Options& o) {
 }
 
 // How the arbiter sets the DGT 3000 for the game: the script's time control or, without a
-// `clock` line, the rule set's default clock (interfaces.md §3 header defaults), credited and
-// switching periods the way the rule set (with the script's `param` lines) says, rules.md D9.
+// `clock` line, the rule set's default clock (docs/interfaces.md §3 header defaults), credited and
+// switching periods the way the rule set (with the script's `param` lines) says, docs/rules.md D9.
 // --rules, --clock and --param override the header as eboardd's options do.
 // The clock shows the first period's base at the start, plus the first increment where it
 // is credited at the start (`start_and_press`), as a DGT 3000 in Fischer mode does.

@@ -1,6 +1,6 @@
 #pragma once
 
 namespace eboard::sim {
-// `eboard-sim dgt`: interfaces.md §2. argv[0] is "dgt".
+// `eboard-sim dgt`: docs/interfaces.md §2. argv[0] is "dgt".
 int run_dgt(int argc, char** argv);
 }  // namespace eboard::sim

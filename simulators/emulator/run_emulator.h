@@ -1,4 +1,4 @@
-// The loop every `eboard-sim BOARD` subcommand runs (interfaces.md §2): one poll over the
+// The loop every `eboard-sim BOARD` subcommand runs (docs/interfaces.md §2): one poll over the
 // link, a signalfd and timers computed from the script. With --speed X > 0 script time
 // runs X times wall time from the moment the host first talks to the board; with
 // --speed 0 the next statement is played only when the host has read everything sent so

@@ -1,4 +1,4 @@
-// Options every `eboard-sim BOARD` subcommand shares (interfaces.md §2): --speed, the
+// Options every `eboard-sim BOARD` subcommand shares (docs/interfaces.md §2): --speed, the
 // faults (--garbage N, --drop N, --split, --delay MS, --hangup-at T [--hangup-for S],
 // --seed S), --linger S, --verbose, and one SCRIPT. A subcommand's own options are
 // offered to `own` first: it returns 0 when the option is not its, the number of

@@ -1,4 +1,4 @@
-// Reading sensor scripts (interfaces.md §3): streams in, statements out.
+// Reading sensor scripts (docs/interfaces.md §3): streams in, statements out.
 //
 // The reader checks the grammar and the two ordering rules (headers before timed lines,
 // timestamps non-decreasing); it does not check chess (a FEN or a `put` that makes no

@@ -1,4 +1,4 @@
-// Writing sensor scripts (interfaces.md §3): the inverse of the reader, so that
+// Writing sensor scripts (docs/interfaces.md §3): the inverse of the reader, so that
 // read(write(s)) == s for every statement (the round-trip test relies on it).
 #pragma once
 

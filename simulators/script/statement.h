@@ -1,4 +1,4 @@
-// The sensor script (interfaces.md §3) as data: one Statement per non-empty line.
+// The sensor script (docs/interfaces.md §3) as data: one Statement per non-empty line.
 //
 // This library knows the script's grammar, not chess: a FEN, a time control, a rule-set
 // name or a parameter value is kept as the text the engine will parse. Squares use the
@@ -28,7 +28,7 @@ struct RulesName {
 };
 struct TimeControl {
   std::string text;
-};  // grammar or rules.md §3 name, unparsed
+};  // grammar or docs/rules.md §3 name, unparsed
 struct Start {
   std::string fen;
 };  // "startpos" or a FEN (2 to 6 fields)
@@ -51,7 +51,7 @@ struct Lift {
   int square = 0;
 };
 // piece: a FEN letter, '?' (occupancy-only board), or '1' '2' '3' (DGT result pieces:
-// draw, white wins, black wins; protocols.md §1.6).
+// draw, white wins, black wins; docs/protocols.md §1.6).
 struct Put {
   int square = 0;
   char piece = '?';
@@ -106,7 +106,7 @@ struct Ruling {
 struct Infraction {
   Side side = Side::kWhite;
 };
-// The piece a pawn becomes where the board senses occupancy only (protocols.md §10):
+// The piece a pawn becomes where the board senses occupancy only (docs/protocols.md §10):
 // 'q', 'r', 'b' or 'n', for the promotion standing on the board or else the next one.
 struct Promote {
   char piece = 'q';
@@ -126,7 +126,7 @@ struct Statement {
 // Header statements have no time; all others are timed.
 bool is_header(const Body& body);
 // Sensor statements are what a board or clock reports (emulators play these; operator
-// lines are not board data and are skipped by them, interfaces.md §2 `sim:`).
+// lines are not board data and are skipped by them, docs/interfaces.md §2 `sim:`).
 bool is_sensor(const Body& body);
 
 // Squares: "e4" <-> 28. parse_square returns nullopt for anything else.

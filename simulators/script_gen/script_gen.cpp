@@ -76,7 +76,7 @@ class Generator {
     if (occupancy_) hide_identity(body);
     out_->push_back(script::Statement{0, now_, std::move(body)});
   }
-  // An occupancy-only board reports `?` for every piece put down (interfaces.md §3).
+  // An occupancy-only board reports `?` for every piece put down (docs/interfaces.md §3).
   static void hide_identity(script::Body& body) {
     if (auto* p = std::get_if<script::Placement>(&body))
       for (char& c : p->squares) c = c == script::kEmptySquare ? c : '?';
@@ -173,7 +173,7 @@ class Generator {
   }
 
   // The player makes a move (the game's or another of the same piece), thinks again and
-  // puts the piece back before the real move (rules.md D2: taken back before the press).
+  // puts the piece back before the real move (docs/rules.md D2: taken back before the press).
   void take_back(Move real) {
     engine::MoveList legal;
     engine::generate_legal(pos_, legal);

@@ -1,4 +1,4 @@
-// PGN game -> sensor script (interfaces.md §2 `eboard-sim script`): the game played the
+// PGN game -> sensor script (docs/interfaces.md §2 `eboard-sim script`): the game played the
 // way people move pieces on an electronic board, with a seeded noise model.
 //
 //   clean  one lift and one put per piece (a capture lifts the captured piece first),
@@ -11,8 +11,8 @@
 //          pieces knocked over and set back while a player thinks.
 //
 // With `sensing` kOccupancy the script is what an occupancy-only board reports
-// (protocols.md §10: Pegasus, Centaur, Certabo without recognition): every placed piece
-// is `?`, and a promotion to anything but a queen gets a `promote` line (interfaces.md §3
+// (docs/protocols.md §10: Pegasus, Centaur, Certabo without recognition): every placed piece
+// is `?`, and a promotion to anything but a queen gets a `promote` line (docs/interfaces.md §3
 // operator lines), since the board cannot show the piece: with `human` and `rough` it
 // comes before the move or after the pawn lands, with `clean` after it lands, always
 // before the press.

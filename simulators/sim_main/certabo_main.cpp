@@ -16,7 +16,7 @@ constexpr const char* kUsage =
     "                          [--swap SQUARE,SQUARE] [--speed X] [--garbage N] [--drop N]\n"
     "                          [--split] [--delay MS] [--hangup-at SECONDS [--hangup-for S]]\n"
     "                          [--seed S] [--linger SECONDS] [--verbose] SCRIPT\n"
-    "Emulates a Certabo RFID board (38400 baud, protocols.md §7) on a pseudo-terminal linked\n"
+    "Emulates a Certabo RFID board (38400 baud, docs/protocols.md §7) on a pseudo-terminal linked\n"
     "at PATH, playing the sensor script SCRIPT ('-' for standard input). --calibration-out\n"
     "writes the set's tags as a calibration (what a board calibrated with its spare pieces\n"
     "knows; eboardd keeps one as JOURNAL/BOARD.calibration). --sentio sends occupancy only.\n"

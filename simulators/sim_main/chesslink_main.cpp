@@ -15,7 +15,7 @@ constexpr const char* kUsage =
     "                            [--speed X] [--garbage N] [--drop N] [--split] [--delay MS]\n"
     "                            [--hangup-at SECONDS [--hangup-for SECONDS]] [--seed S]\n"
     "                            [--linger SECONDS] [--verbose] SCRIPT\n"
-    "Emulates a Millennium ChessLink board (38400 7O1, protocols.md §5) on a pseudo-terminal\n"
+    "Emulates a Millennium ChessLink board (38400 7O1, docs/protocols.md §5) on a pseudo-terminal\n"
     "linked at PATH, playing the sensor script SCRIPT ('-' for standard input). --cable other\n"
     "sends the status in the other physical order (the cable on the other side). --version\n"
     "sets the answer to V (0.x Exclusive, 1.x Performance, 2.x eONE; default 1.4). --speed 0\n"

@@ -16,7 +16,7 @@ constexpr const char* kUsage =
     "                           [--garbage N] [--drop N] [--delay MS]\n"
     "                           [--hangup-at SECONDS [--hangup-for SECONDS]] [--seed S]\n"
     "                           [--linger SECONDS] [--verbose] SCRIPT\n"
-    "Emulates a Chessnut Air (USB HID, protocols.md §6) on the emulated USB bus in DIR,\n"
+    "Emulates a Chessnut Air (USB HID, docs/protocols.md §6) on the emulated USB bus in DIR,\n"
     "playing the sensor script SCRIPT ('-' for standard input): the device is plugged in\n"
     "at start, unplugged at --hangup-at for --hangup-for seconds. --serial sets its USB\n"
     "serial number (default 0001), --product its product id (default 0x8001). --speed 0\n"

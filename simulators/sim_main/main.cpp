@@ -1,4 +1,4 @@
-// eboard-sim: device emulators and script generation (interfaces.md §2). main() only
+// eboard-sim: device emulators and script generation (docs/interfaces.md §2). main() only
 // dispatches to the subcommand.
 #include <iostream>
 #include <string>

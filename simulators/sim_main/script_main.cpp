@@ -1,5 +1,5 @@
 // `eboard-sim script --pgn FILE [--game K] [--seed S] [--noise clean|human|rough]
-// [--clock TC] [--rules NAME] [--board NAME] [--sensing pieces|occupancy]` (interfaces.md
+// [--clock TC] [--rules NAME] [--board NAME] [--sensing pieces|occupancy]` (docs/interfaces.md
 // §2): writes a sensor script playing one game of a PGN file.
 #include <charconv>
 #include <fstream>

@@ -8,6 +8,6 @@ int run_dgt(int argc, char** argv);
 int run_chesslink(int argc, char** argv);
 int run_certabo(int argc, char** argv);
 int run_chessnut(int argc, char** argv);
-// PGN -> sensor script (interfaces.md §2); another part of the project provides it.
+// PGN -> sensor script (docs/interfaces.md §2); another part of the project provides it.
 [[gnu::weak]] int run_script(int argc, char** argv);
 }  // namespace eboard::sim

@@ -1,5 +1,5 @@
 // What the golden tests of tests/daemon (replay/replay_golden_test.cpp: recognizer goldens
-// compared whole; rules/rules_golden_test.cpp: the rules.md §4 scenarios matched against
+// compared whole; rules/rules_golden_test.cpp: the docs/rules.md §4 scenarios matched against
 // expectations) share: a sensor script run through eboard-replay's session in process,
 // printed as eboard-replay prints it (one JSON event a line, seq from 1), and the same
 // script through the real eboard-replay program.

@@ -1,6 +1,6 @@
 // What a board reports for a position, for tests that drive a BoardSession directly:
 // the pieces of `fen`, or '?' on every occupied square for a board that senses
-// occupancy only (protocols.md §10).
+// occupancy only (docs/protocols.md §10).
 #pragma once
 
 #include <string_view>

@@ -1,4 +1,4 @@
-// Fuzzes FrameReader, the parser that faces the daemon's sockets (interfaces.md §4,
+// Fuzzes FrameReader, the parser that faces the daemon's sockets (docs/interfaces.md §4,
 // proto/eboard/v1/framing.h). Input: byte 0 picks a chunk size, byte 1 a frame limit,
 // the rest is the stream. Checked, beyond "no crash, no leak, no UB":
 //   - feeding the stream whole or in chunks gives the same frames and fails (or not) at

@@ -1,4 +1,4 @@
-// Fuzz the round CSV reader and the board plan (interfaces.md §6.2). Invariants: it never
+// Fuzz the round CSV reader and the board plan (docs/interfaces.md §6.2). Invariants: it never
 // crashes; an error names the file; an accepted round has its boards in order, each once,
 // every player named, and every text valid UTF-8 (it goes into Protobuf strings and PGN
 // tags), and its plan puts no two games on one board.

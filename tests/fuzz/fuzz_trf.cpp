@@ -1,4 +1,4 @@
-// Fuzz the TRF16 reader (interfaces.md §6.2, daemon/round/round_trf.h). The first byte
+// Fuzz the TRF16 reader (docs/interfaces.md §6.2, daemon/round/round_trf.h). The first byte
 // picks the round (1-16), the rest is the file. Invariants: it never crashes; an error
 // names the file; an accepted round numbers its boards 1..n, pairs nobody twice, names
 // every player, and all its text is valid UTF-8 whatever the file's encoding.

@@ -1,4 +1,4 @@
-// Length-delimited framing (interfaces.md §4): binary round trips, a reader fed whole,
+// Length-delimited framing (docs/interfaces.md §4): binary round trips, a reader fed whole,
 // byte by byte and in odd chunks, and every way a length can be wrong.
 #include "eboard/v1/framing.h"
 

@@ -1,4 +1,4 @@
-// The JSON lines of interfaces.md §4 as consumers read them: exact lines for
+// The JSON lines of docs/interfaces.md §4 as consumers read them: exact lines for
 // representative events (names, defaults printed, enums by name), and JSON round trips.
 #include "eboard/v1/json.h"
 

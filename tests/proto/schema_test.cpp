@@ -1,5 +1,5 @@
 // The schema against its contract, read through the descriptors: every event kind of
-// interfaces.md §4 and rules.md §0.2 with its fields, every documented enum value, the
+// docs/interfaces.md §4 and docs/rules.md §0.2 with its fields, every documented enum value, the
 // enum and integer conventions. The expectations are copied from the documents by hand,
 // so a renamed or dropped field fails here before it reaches a consumer.
 #include <google/protobuf/descriptor.h>
@@ -33,15 +33,15 @@ const FieldDescriptor* kind_field(const std::string& json_name) {
   return nullptr;
 }
 
-// interfaces.md §4 table, then rules.md §0.2 catalogue with the braces' fields (mapped
+// docs/interfaces.md §4 table, then docs/rules.md §0.2 catalogue with the braces' fields (mapped
 // as §4 says: move_pending -> moveTentative, penalty_* -> penalty, claim_window_opened ->
 // claimAvailable, flag_fall -> flagFell, game_over -> gameEnded, count_for_side ->
-// count), then eboard-replay --raw's squareChanged (interfaces.md §2), then the daemon's
-// seqsLost: an extension (interfaces.md §4 "more may be added") that declares the one gap
+// count), then eboard-replay --raw's squareChanged (docs/interfaces.md §2), then the daemon's
+// seqsLost: an extension (docs/interfaces.md §4 "more may be added") that declares the one gap
 // a power cut can leave under the default --journal-fsync after-publish (README
-// "Journal"), storageStatus, the journal's disk failing and recovering (interfaces.md
+// "Journal"), storageStatus, the journal's disk failing and recovering (docs/interfaces.md
 // §4, daemon/core/journal.h), and commandApplied: the journal's and the audit trail's
-// record of an operator's or arbiter's command (interfaces.md §6.1; recovery plays the
+// record of an operator's or arbiter's command (docs/interfaces.md §6.1; recovery plays the
 // applied ones again).
 const std::map<std::string, std::vector<std::string>>& documented_kinds() {
   static const std::map<std::string, std::vector<std::string>> kinds = {
@@ -140,7 +140,7 @@ TEST(Schema, DocumentedEnumValues) {
       {"REASON_PIECE_MOVEMENT", "REASON_KING_IN_CHECK", "REASON_CASTLING", "REASON_WRONG_SIDE",
        "REASON_OWN_PIECE_CAPTURED", "REASON_PROMOTION_INCOMPLETE", "REASON_KING_CAPTURED",
        "REASON_PRESS_WITHOUT_MOVE", "REASON_TWO_HANDS", "REASON_UNEXPLAINED"});
-  // interfaces.md §4 plus every game_over reason of rules.md §0.2.
+  // docs/interfaces.md §4 plus every game_over reason of docs/rules.md §0.2.
   expect_values(
       eboard::v1::Termination_descriptor(),
       {"TERMINATION_CHECKMATE", "TERMINATION_STALEMATE", "TERMINATION_TIME_FORFEIT",
@@ -150,11 +150,11 @@ TEST(Schema, DocumentedEnumValues) {
        "TERMINATION_ARBITER", "TERMINATION_THREEFOLD_CLAIM", "TERMINATION_FIFTY_MOVE_CLAIM",
        "TERMINATION_ILLEGAL_MOVE_CLAIM", "TERMINATION_ILLEGAL_POSITION",
        "TERMINATION_PENALTY_LADDER"});
-  // rules.md D6 classification words.
+  // docs/rules.md D6 classification words.
   expect_values(eboard::v1::PressClassification_descriptor(),
                 {"PRESS_CLASSIFICATION_ILLEGAL", "PRESS_CLASSIFICATION_RESTART_ALLOWED",
                  "PRESS_CLASSIFICATION_NEEDS_RULING"});
-  // interfaces.md §3 claim words.
+  // docs/interfaces.md §3 claim words.
   expect_values(
       eboard::v1::ClaimKind_descriptor(),
       {"CLAIM_KIND_ILLEGAL_MOVE", "CLAIM_KIND_THREEFOLD", "CLAIM_KIND_FIFTY", "CLAIM_KIND_FLAG",
@@ -189,7 +189,7 @@ TEST(Schema, EveryEnumStartsWithUnspecified) {
   EXPECT_GE(enums, 20);
 }
 
-// interfaces.md §4: 32-bit integers so the JSON mapping prints numbers.
+// docs/interfaces.md §4: 32-bit integers so the JSON mapping prints numbers.
 TEST(Schema, NoSixtyFourBitIntegers) {
   int messages = 0;
   for (const FileDescriptor* file : schema_files()) {

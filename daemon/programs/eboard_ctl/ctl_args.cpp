@@ -331,7 +331,7 @@ std::string general_help() {
       "                  [--ca FILE] [--format text|json] [--timeout SECONDS] SUBCOMMAND [ARGS]\n"
       "       eboard-ctl --help | --version\n"
       "Sends one operator's or arbiter's command to a running eboardd and prints its answer\n"
-      "(interfaces.md §6.1). BOARD is a board name of the daemon, SIDE white or black.\n\n"
+      "(docs/interfaces.md §6.1). BOARD is a board name of the daemon, SIDE white or black.\n\n"
       "  --connect     the daemon's socket; default unix:/run/eboardd/events.sock. Control\n"
       "                needs the Unix socket's permissions, or over tcp: and tls: the token\n"
       "  --token-file  file holding the daemon's control token (its --control-token-file)\n"

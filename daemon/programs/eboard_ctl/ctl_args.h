@@ -1,4 +1,4 @@
-// eboard-ctl's command line (interfaces.md §6.1): global options, then a subcommand and
+// eboard-ctl's command line (docs/interfaces.md §6.1): global options, then a subcommand and
 // its arguments, turned into what is sent to the daemon - Commands, a StatusRequest, a
 // round - before any connection is made. Every argument is checked here (sides, numbers,
 // results, rule sets, time controls, FENs, moves, round files), so a bad argument exits 2

@@ -1,4 +1,4 @@
-// eboard-ctl's connection to the daemon (interfaces.md §4, §6.1): a Unix socket, TCP, or
+// eboard-ctl's connection to the daemon (docs/interfaces.md §4, §6.1): a Unix socket, TCP, or
 // TCP with TLS (Boost.Asio's ssl over OpenSSL: the daemon's certificate is checked
 // against --ca, or the system's CAs, and the host name), carrying length-delimited
 // Frames. A client program doing one thing at a time, so each operation runs the

@@ -156,7 +156,7 @@ std::optional<std::string> fill_new_game(const Parsed& p, v1::Command& c) {
   return std::nullopt;
 }
 
-// Forfeits (interfaces.md §6.1) have no PGN result: they are sent as the score they
+// Forfeits (docs/interfaces.md §6.1) have no PGN result: they are sent as the score they
 // give, the forfeit named in the description.
 std::optional<std::string> fill_result(const Parsed& p, v1::Command& c) {
   static const std::map<std::string, std::pair<std::string, std::string>> kResults = {

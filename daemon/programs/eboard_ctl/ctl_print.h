@@ -1,4 +1,4 @@
-// What eboard-ctl prints (interfaces.md §6.1): in text, one readable block per board for
+// What eboard-ctl prints (docs/interfaces.md §6.1): in text, one readable block per board for
 // `status`, one line per open proposal for `proposals` (`BOARD SEQ KIND SIDE
 // DESCRIPTION`), one line per answered command; with --format json the same data as JSON
 // lines of the Protobuf JSON mapping (a StatusReply, one Proposal a line, one Ack a line).

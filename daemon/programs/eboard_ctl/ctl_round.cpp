@@ -1,4 +1,4 @@
-// eboard-ctl round FILE (interfaces.md §6.2): the round, already read and checked, is put
+// eboard-ctl round FILE (docs/interfaces.md §6.2): the round, already read and checked, is put
 // on the daemon's boards (round_sheet.h plan_round), each board's game checked, then one
 // NewGame command per board with the game's tags.
 #include <algorithm>

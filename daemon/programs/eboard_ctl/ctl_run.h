@@ -1,5 +1,5 @@
 // Runs a parsed eboard-ctl request against the daemon and returns the exit status of
-// interfaces.md §6.1: 0 acknowledged, 1 refused (the daemon's message on stderr), 2 bad
+// docs/interfaces.md §6.1: 0 acknowledged, 1 refused (the daemon's message on stderr), 2 bad
 // arguments or a bad file, 3 the daemon cannot be reached.
 #pragma once
 

@@ -1,5 +1,5 @@
 // eboard-ctl: the operator's and the arbiter's commands to a running eboardd
-// (interfaces.md §6.1). ctl_args.h parses, ctl_run.h connects and sends.
+// (docs/interfaces.md §6.1). ctl_args.h parses, ctl_run.h connects and sends.
 #include <iostream>
 
 #include "daemon/programs/eboard_ctl/ctl_args.h"

@@ -1,4 +1,4 @@
-// `eboard-dump --list` (interfaces.md §2): every board that can be found, one line each:
+// `eboard-dump --list` (docs/interfaces.md §2): every board that can be found, one line each:
 // `FAMILY PORT serial SERIAL (details)`. Serial ports are probed with each family's own
 // handshake through its decoder from the factory (a DGT board names its serial number;
 // the others are known by their USB adapter's), USB HID boards are read from the bus.

@@ -1,7 +1,7 @@
 // eboard-dump's loop: one device, opened the way the daemon opens it - the same
 // DeviceLink (daemon/core/device_link.h) with the family's decoder from the factory, the
 // same reconnects and hot-plug - with everything it reports printed as sensor-script lines
-// (interfaces.md §2 eboard-dump, §3) and its identity on stderr.
+// (docs/interfaces.md §2 eboard-dump, §3) and its identity on stderr.
 //
 // Exit status: 0 when it ran until --seconds or a signal with the device working; 2, with
 // one line naming the device, when the device never worked - a fixed path that fails at

@@ -1,4 +1,4 @@
-// eboard-dump DRIVER:DEVICE[,KEY=VALUE...] [--seconds N] | --list  (interfaces.md §2)
+// eboard-dump DRIVER:DEVICE[,KEY=VALUE...] [--seconds N] | --list  (docs/interfaces.md §2)
 #include <cstdlib>
 #include <iostream>
 #include <string>

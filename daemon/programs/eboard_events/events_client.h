@@ -1,4 +1,4 @@
-// eboard-events' connection to the daemon (interfaces.md §2, §4): connect, subscribe,
+// eboard-events' connection to the daemon (docs/interfaces.md §2, §4): connect, subscribe,
 // print. A client program, so plain blocking sockets are fine here.
 //
 // Replays and live events overlap: events the daemon sent live between the connect and

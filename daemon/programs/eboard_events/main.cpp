@@ -1,5 +1,5 @@
 // eboard-events [--connect unix:PATH|tcp:HOST:PORT] [--board NAME] [--from-seq N]
-// [--format json|text] (interfaces.md §2): prints a running daemon's events.
+// [--format json|text] (docs/interfaces.md §2): prints a running daemon's events.
 #include <boost/program_options.hpp>
 #include <iostream>
 
@@ -46,9 +46,9 @@ int main(int argc, char** argv) {
      "first each board's events from sequence number N on, as far as the journal has "
      "them, then the live ones")
     ("format", po::value<std::string>()->value_name("json|text"),
-     "json: one eboard.v1.Event JSON line each (interfaces.md §4); text (default): a "
+     "json: one eboard.v1.Event JSON line each (docs/interfaces.md §4); text (default): a "
      "readable line each and the board drawn with clocks and last moves")
-    ("public-only", "only events players may see (rules.md D14)")
+    ("public-only", "only events players may see (docs/rules.md D14)")
     ("until-game-end", "exit 0 after printing a gameEnded event")
     ("timeout", po::value<double>()->value_name("SECONDS"),
      "give up after SECONDS (exit 3)")

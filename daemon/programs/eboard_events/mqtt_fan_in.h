@@ -1,11 +1,11 @@
-// Gap-free fan-in of a whole event's boards from the MQTT broker (interfaces.md §4, §7.2):
+// Gap-free fan-in of a whole event's boards from the MQTT broker (docs/interfaces.md §4, §7.2):
 // the one piece that eboard-events --mqtt and eboard-relay share.
 //
 // The problem: a broker restarted without persistence forgets its subscribers; a daemon
 // that reconnects first resends what the broker never acknowledged before the consumer
 // has subscribed again, and those events reach nobody. So a consumer cannot rely on the
 // broker alone: it watches each board's sequence numbers (every event has one, from 1, no
-// gaps, interfaces.md §4), and when some are missing it publishes a replay request
+// gaps, docs/interfaces.md §4), and when some are missing it publishes a replay request
 // ({"fromSeq":N,"toSeq":M} on .../<board>/replay) that the board's daemon answers from its
 // journal on .../events. The tail of a game is found missing through the retained state
 // (its last_seq), which the daemon publishes again on every reconnect.
@@ -119,7 +119,7 @@ class MqttFanIn {
   std::map<BoardKey, Board> boards_;
 };
 
-// The JSON of a replay request (interfaces.md §7.2); to_seq 0: up to the journal's end.
+// The JSON of a replay request (docs/interfaces.md §7.2); to_seq 0: up to the journal's end.
 std::string replay_request_json(std::uint32_t from_seq, std::uint32_t to_seq);
 
 }  // namespace eboard::daemon

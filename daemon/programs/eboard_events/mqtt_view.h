@@ -1,9 +1,9 @@
-// eboard-events --mqtt HOST:PORT --site NAME (interfaces.md §2): one
+// eboard-events --mqtt HOST:PORT --site NAME (docs/interfaces.md §2): one
 // operator watching a whole event - every board on every daemon - through the broker.
 // It subscribes to eboard/v1/<site>/#, starts each board from its retained state (or,
 // with --from-seq N, from seq N as far as the daemons' journals have it), hands on each
 // event once and in order through the gap-free fan-in (mqtt_fan_in.h: missing events
-// are asked for with replay requests, interfaces.md §7.2) and prints either
+// are asked for with replay requests, docs/interfaces.md §7.2) and prints either
 // JSON lines (one Event each) or the text view: one compact line per board with players,
 // last move, clocks and result, plus a line when a daemon goes online or offline.
 // A command-line tool: it runs libmosquitto's own blocking loop on the main thread.

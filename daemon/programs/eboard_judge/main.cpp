@@ -1,4 +1,4 @@
-// eboard-judge: which side can still checkmate (interfaces.md §2, rules.md D10).
+// eboard-judge: which side can still checkmate (docs/interfaces.md §2, docs/rules.md D10).
 // Reads every line first and validates them all, so a bad line prints nothing at all.
 #include <algorithm>
 #include <charconv>

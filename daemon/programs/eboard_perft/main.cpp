@@ -1,4 +1,4 @@
-// eboard-perft: move-generator correctness and speed (interfaces.md §2).
+// eboard-perft: move-generator correctness and speed (docs/interfaces.md §2).
 #include <chrono>
 #include <cstdio>
 #include <filesystem>

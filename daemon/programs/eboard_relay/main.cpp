@@ -1,5 +1,5 @@
 // eboard-relay --mqtt HOST:PORT --site NAME [--http HOST:PORT] [--push URL
-// --push-token-file FILE] [--round N] (interfaces.md §7.1): follows every board of a site
+// --push-token-file FILE] [--round N] (docs/interfaces.md §7.1): follows every board of a site
 // through the broker, gap-free (§7.2), and serves the round's PGN, each board's, an
 // event page and the overlays; with --push it sends the round to a lichess broadcast.
 #include <boost/asio/io_context.hpp>

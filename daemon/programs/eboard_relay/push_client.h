@@ -1,8 +1,9 @@
-// eboard-relay --push URL --push-token-file FILE (interfaces.md §7.1): sends the round's
+// eboard-relay --push URL --push-token-file FILE (docs/interfaces.md §7.1): sends the round's
 // PGN to a lichess broadcast round's push endpoint, so the venue needs no open port
-// (research/users-lichess-fleets.md §3: POST .../api/broadcast/round/{id}/push, bearer
-// token with study:write, text/plain multi-game PGN, at most 100 games a request; 200
-// answers one entry a game, {"tags":{...},"moves":N} or {"tags":{...},"error":"..."}).
+// (docs/interfaces.md §7.1, from lichess.org/api "Push PGN to a broadcast round": POST
+// .../api/broadcast/round/{id}/push, bearer token with study:write, text/plain multi-game PGN, at
+// most 100 games a request; 200 answers one entry a game, {"tags":{...},"moves":N} or
+// {"tags":{...},"error":"..."}).
 //
 // After every change, at most once a second (lila queues pushes per round; a faster
 // pace buys nothing). A request that fails - no connection, a timeout, 400, 401, 5xx -

@@ -1,4 +1,4 @@
-// eboard-relay's web server (interfaces.md §7.1), on the relay's one Asio loop:
+// eboard-relay's web server (docs/interfaces.md §7.1), on the relay's one Asio loop:
 //   /round.pgn                the round's games in board order: a lichess broadcast's
 //                             source URL (strong ETag, 304 on If-None-Match, UTF-8)
 //   /boards/NODE/BOARD.pgn    one board's game

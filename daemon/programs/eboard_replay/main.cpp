@@ -1,5 +1,5 @@
 // eboard-replay [--rules NAME] [--clock TC] [--no-clock] [--pgn-out FILE] [--raw] SCRIPT
-// (interfaces.md §2): a sensor script through the engine offline, one JSON event a line.
+// (docs/interfaces.md §2): a sensor script through the engine offline, one JSON event a line.
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -32,8 +32,8 @@ int usage_error(const std::string& message) {
   return 2;
 }
 
-// The game as PGN (interfaces.md §5): the records the live broadcast writes too
-// (engine/game/pgn_recorder.h: an illegal move that stood ends a record, rules.md D5).
+// The game as PGN (docs/interfaces.md §5): the records the live broadcast writes too
+// (engine/game/pgn_recorder.h: an illegal move that stood ends a record, docs/rules.md D5).
 bool write_pgn_file(const std::string& path, const eboard::engine::PgnRecorder& pgn) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << pgn.text();

@@ -1,8 +1,8 @@
-// A sensor script (interfaces.md §3) run through one GameTracker: header lines configure
+// A sensor script (docs/interfaces.md §3) run through one GameTracker: header lines configure
 // the game, timed lines are fed in order, events come out. Used by eboard-replay and, in
 // process, by the replay corpus and golden tests.
 //
-// The game is built at the first timed line (that is when it starts, interfaces.md §3):
+// The game is built at the first timed line (that is when it starts, docs/interfaces.md §3):
 // rules (the `rules` line or --rules, default fide-standard) with the `param` overrides,
 // the clock (the `clock` line or --clock, default the rule set's), the start position.
 // Before each timed line the tracker catches up with its deadlines (advance), so timers
@@ -12,7 +12,7 @@
 // ends is the end of a recording.
 //
 // Events are numbered 1, 2, 3, ... in the order feed() and finish() append them, which is
-// the seq eboard-replay prints (interfaces.md §4); events that open a decision for the
+// the seq eboard-replay prints (docs/interfaces.md §4); events that open a decision for the
 // arbiter are handed back to the tracker with that seq, so `arbiter ruling accept SEQ`
 // finds it. Callers print every event appended, in order.
 #pragma once
@@ -67,7 +67,7 @@ class ReplaySession {
   std::string start_ = "startpos";
   std::vector<std::pair<std::string, std::string>> tags_;
   std::vector<std::pair<std::string, std::string>> params_;
-  engine::RulesArbiter arbiter_;  // rules.md D1-D14; outlives the tracker that calls it
+  engine::RulesArbiter arbiter_;  // docs/rules.md D1-D14; outlives the tracker that calls it
   std::optional<engine::GameTracker> tracker_;
   engine::Millis last_{0};
   std::uint64_t last_seq_ = 0;

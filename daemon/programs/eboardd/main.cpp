@@ -1,4 +1,4 @@
-// eboardd (interfaces.md §2): parse the options, then run the daemon. Bad options are one
+// eboardd (docs/interfaces.md §2): parse the options, then run the daemon. Bad options are one
 // line on stderr and exit status 2, before anything is opened.
 #include <iostream>
 

@@ -1,4 +1,4 @@
-// Length-delimited framing of the daemon's stream sockets (interfaces.md §4): each
+// Length-delimited framing of the daemon's stream sockets (docs/interfaces.md §4): each
 // message is preceded by its length as a base-128 varint, the standard framing of
 // Protobuf streams (what Java's writeDelimitedTo and Go's protodelim produce).
 //
@@ -25,7 +25,7 @@ namespace eboard::proto {
 inline constexpr std::size_t kMaxFrameBytes = std::size_t{1} << 20;
 
 // Appends the varint length and the message's binary form to `out` (so a caller can
-// build one buffer of several frames, serialised once and shared, design.md).
+// build one buffer of several frames, serialised once and shared, docs/design.md).
 void append_delimited(const google::protobuf::MessageLite& message, std::string& out);
 std::string encode_delimited(const google::protobuf::MessageLite& message);
 

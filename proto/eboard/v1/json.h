@@ -1,7 +1,7 @@
 // The JSON form of the wire format: one Event per line, as eboard-replay and
-// eboard-events print it (interfaces.md §4), and whole Frames for the WebSocket.
+// eboard-events print it (docs/interfaces.md §4), and whole Frames for the WebSocket.
 //
-// interfaces.md §4 fixes the printing: the Protobuf JSON mapping (lowerCamelCase names,
+// docs/interfaces.md §4 fixes the printing: the Protobuf JSON mapping (lowerCamelCase names,
 // enum values by name), default-valued fields included so that `gameEnded.proposed`
 // false or `seq` 0 are there for a consumer to read, no whitespace, no newline inside.
 #pragma once

@@ -1,5 +1,5 @@
 // Every bad invocation gets exit status 2 and one line on stderr, and nothing is written
-// before the configuration is fully checked (style.md "Errors", interfaces.md §2): one
+// before the configuration is fully checked (style.md "Errors", docs/interfaces.md §2): one
 // test per case, each running the real program.
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-// eboardd end to end, continued: the built-in demo (interfaces.md §2) ends, says how, and
+// eboardd end to end, continued: the built-in demo (docs/interfaces.md §2) ends, says how, and
 // does not flood the stream with clock mismatches; a command's ack follows the events it
 // caused. Real processes over real ptys and sockets; waits are bounded, never sleeps.
 #include <gtest/gtest.h>

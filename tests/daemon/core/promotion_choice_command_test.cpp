@@ -1,4 +1,4 @@
-// The PromotionChoice command (command.proto; protocols.md §10): on a board that senses
+// The PromotionChoice command (command.proto; docs/protocols.md §10): on a board that senses
 // occupancy only it names the piece of the promotion on the board or of the next one; on
 // a board that senses the pieces it is refused with a precise error.
 #include <gtest/gtest.h>

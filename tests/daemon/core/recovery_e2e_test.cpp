@@ -1,6 +1,6 @@
 // Crash recovery keeps what the game has counted (recovery.h replay_game):
 // the DGT emulator plays a game in which White has completed one illegal move (a press
-// without a move, rules.md D6) before the daemon is killed with SIGKILL; restarted at once,
+// without a move, docs/rules.md D6) before the daemon is killed with SIGKILL; restarted at once,
 // the daemon must count White's next one as the second - which loses under fide-standard
 // (+2:00, loss) - exactly as if it had never stopped. Real processes over a real pty.
 #include <gtest/gtest.h>

@@ -148,7 +148,7 @@ TEST(RecoveryReplay, IllegalMoveCountsComeBack) {
   game.move("e2e4");
   game.move("e7e5");
   // White's queen jumps over the d2 pawn and the clock is pressed: completed illegal
-  // move; the board is set back and White plays again (rules.md D5).
+  // move; the board is set back and White plays again (docs/rules.md D5).
   Codes illegal = codes_after(game.tracker.committed(), {});
   illegal[engine::parse_square("d3")] = illegal[engine::parse_square("d1")];
   illegal[engine::parse_square("d1")] = engine::kEmptyCode;

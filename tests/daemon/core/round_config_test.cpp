@@ -1,4 +1,4 @@
-// eboardd --round-file (interfaces.md §6.2): the round is read, checked and put on the
+// eboardd --round-file (docs/interfaces.md §6.2): the round is read, checked and put on the
 // configured boards while the options are parsed, so a bad file stops the start with one
 // line and no board is touched.
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// The arbiter's proposals on a BoardSession with chosen timestamps (rules.md §0, the
+// The arbiter's proposals on a BoardSession with chosen timestamps (docs/rules.md §0, the
 // authority rule): a result signalled with the DGT result pieces, a suspected dead position,
 // a penalty and a claim are each open under their seq until a ruling settles them; and a
 // restarted session (resume) plays the journal's commands again in journal order, so the

@@ -1,4 +1,4 @@
-// eboard-ctl end to end (interfaces.md §6.1): every subcommand against a running eboardd
+// eboard-ctl end to end (docs/interfaces.md §6.1): every subcommand against a running eboardd
 // whose board is the DGT emulator on a pseudo-terminal, each command seen reaching the
 // game as the event it causes and as its commandApplied record; the exit statuses (0
 // acknowledged, 1 refused with the daemon's reason, 2 bad arguments, 3 no daemon);

@@ -1,4 +1,4 @@
-// Rounds end to end (interfaces.md §6.2): a round put on three emulated boards, from a
+// Rounds end to end (docs/interfaces.md §6.2): a round put on three emulated boards, from a
 // real TRF16 file at the daemon's start (--round-file) and from a round CSV with
 // eboard-ctl round; the players and tags appear in /live.pgn, the MQTT retained state and
 // the finished games' PGN files (read back by pgn-extract, a reader no one here wrote); a

@@ -1,4 +1,4 @@
-// The arbiter's rulings end to end (rules.md §0; interfaces.md §6.1): a result signalled
+// The arbiter's rulings end to end (docs/rules.md §0; docs/interfaces.md §6.1): a result signalled
 // on an emulated DGT board with the result pieces is an open proposal that `eboard-ctl
 // accept` turns into the game's result and `reject` leaves the game going; and what the
 // arbiter did survives a kill -9 of eboardd (the journal's commandApplied records played

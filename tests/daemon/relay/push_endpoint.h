@@ -1,5 +1,5 @@
 // A stand-in for lichess's broadcast push endpoint, in the test process, implementing
-// the documented contract (interfaces.md §7.1; research/users-lichess-fleets.md §3):
+// the documented contract (docs/interfaces.md §7.1):
 // POST /api/broadcast/round/{id}/push with "Authorization: Bearer <token>" and a
 // multi-game PGN body; 401 for a bad token, 400 {"error":...} for a body without a
 // readable game, else 200 {"games":[{"tags":{...},"moves":N} | {"tags":{...},

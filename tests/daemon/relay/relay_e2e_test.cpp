@@ -1,4 +1,4 @@
-// eboard-relay end to end (interfaces.md §7): a mosquitto broker without persistence, two
+// eboard-relay end to end (docs/interfaces.md §7): a mosquitto broker without persistence, two
 // eboardd with emulated boards playing real games, the relay pushing to a stand-in of
 // lichess's push endpoint (push_endpoint.h), and an `eboard-events --mqtt --from-seq 1`
 // view. The broker is restarted in the middle of the games and the endpoint is down when

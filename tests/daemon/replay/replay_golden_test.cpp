@@ -49,7 +49,7 @@ TEST(ReplayGolden, EveryScriptPrintsItsExpectedEvents) {
   }
 }
 
-// rules.md D5: an illegal move that stood (scenario 68, fide-blitz: the pawn
+// docs/rules.md D5: an illegal move that stood (scenario 68, fide-blitz: the pawn
 // left on e8 unpromoted) cannot be written in SAN. The record ends with a comment naming
 // it, and a second record with the same tags plus SetUp/FEN of the position after it
 // carries the game on.

@@ -1,9 +1,9 @@
-// The 70 Given/When/Then scenarios of rules.md §4 as golden tests. Each scenario is
+// The 70 Given/When/Then scenarios of docs/rules.md §4 as golden tests. Each scenario is
 // tests/golden/rules/NN[x]_name.ebs (a sensor script) with NN[x]_name.expect: one
 // expectation a line, the whitespace-separated tokens that must all occur in one event
-// line (JSON, interfaces.md §4), matched in order as a subsequence of the output; a line
+// line (JSON, docs/interfaces.md §4), matched in order as a subsequence of the output; a line
 // starting with `!` is an event that must not occur anywhere. The expectations are
-// written from rules.md, not recorded from the program's output, so they stay a spec.
+// written from docs/rules.md, not recorded from the program's output, so they stay a spec.
 //
 // Scenarios that cannot be expressed yet are listed in kNotExpressible with the reason;
 // every number 1-70 must be either a script or listed there.
@@ -33,7 +33,7 @@ const std::filesystem::path kDir = std::filesystem::path(EBOARD_SOURCE_DIR) / "t
 // Scenario number -> why it has no script.
 const std::map<int, std::string> kNotExpressible = {};
 
-// Scripts whose expectation (from rules.md) the engine does not meet yet, with the reason.
+// Scripts whose expectation (from docs/rules.md) the engine does not meet yet, with the reason.
 // The test checks they still fail, so a fix shows up and the entry must be removed.
 const std::map<std::string, std::string> kKnownFailing = {};
 

@@ -1,7 +1,7 @@
-// The Ruling command (command.proto `Ruling.seq`; interfaces.md §3 `arbiter ruling
+// The Ruling command (command.proto `Ruling.seq`; docs/interfaces.md §3 `arbiter ruling
 // accept|reject SEQ`) through a real BoardSession: the session hands the arbiter the seq
 // it published each proposal under, so a ruling naming an older proposal settles that one
-// (rules.md §0 authority rule; D13 pskov ladder).
+// (docs/rules.md §0 authority rule; D13 pskov ladder).
 #include <gtest/gtest.h>
 
 #include "daemon/core/board_session.h"

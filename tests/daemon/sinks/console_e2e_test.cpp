@@ -1,4 +1,4 @@
-// The arbiter console end to end (interfaces.md §6.3): eboardd with emulated boards over
+// The arbiter console end to end (docs/interfaces.md §6.3): eboardd with emulated boards over
 // HTTPS with a venue certificate; headless Chromium logs in with the token, sees the
 // result the daemon proposes after a scripted game's second illegal move, clicks Accept,
 // and the game ends with that result on the event stream, in /live.pgn and on the page -

@@ -19,7 +19,7 @@
 
 namespace eboard::daemon::broadcast_test {
 
-// rules.md §4 scenario 7 the other way round, without auto-applied penalties: White's
+// docs/rules.md §4 scenario 7 the other way round, without auto-applied penalties: White's
 // second completed illegal move (a knight to g3) makes the daemon propose 0-1 (and a
 // penalty before it); the arbiter rules.
 inline std::string illegal_moves_script(const std::string& dir, const std::string& name) {

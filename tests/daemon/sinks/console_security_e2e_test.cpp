@@ -1,4 +1,4 @@
-// What the arbiter console refuses (interfaces.md §6.3), against a real eboardd over TLS
+// What the arbiter console refuses (docs/interfaces.md §6.3), against a real eboardd over TLS
 // with a venue certificate: commands without a session, with a wrong or an expired one,
 // from another site or without an Origin, a GET where a POST is needed, a body a plain
 // HTML form could send; a wrong token (refused, held back, then the address locked out);

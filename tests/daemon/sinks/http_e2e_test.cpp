@@ -359,7 +359,7 @@ TEST(HttpE2e, SlowAndVanishedClientsNeverDelayTheBoard) {
   EXPECT_EQ(http_get(port, "/boards/b1.pgn").status, 200);
 }
 
-// The overflow path itself (design.md "Slow consumers never slow the board"): one
+// The overflow path itself (docs/design.md "Slow consumers never slow the board"): one
 // WebSocket client that stops reading while a whole corpus game streams is dropped once
 // more than --ws-queue-bytes wait for it - the daemon says so with the reason, and the
 // client, reading again, finds the close frame with that reason - while a second client

@@ -64,7 +64,7 @@ TEST(ClockDisplay, TextsForPublicEvents) {
   e.mutable_illegal_move_completed();
   EXPECT_EQ(clock_text_for(e), "ILLEGAL ");
   e.set_visibility(v1::VISIBILITY_ARBITER);
-  EXPECT_EQ(clock_text_for(e), "");  // rules.md D14
+  EXPECT_EQ(clock_text_for(e), "");  // docs/rules.md D14
   e.set_visibility(v1::VISIBILITY_PUBLIC);
   e.mutable_game_ended()->set_result("1/2-1/2");
   EXPECT_EQ(clock_text_for(e), "1/2-1/2 ");

@@ -84,7 +84,7 @@ TEST(LivePgn, ArbiterOnlyEventsNeverShow) {
   EXPECT_EQ(pgn.text(), before);
 }
 
-// rules.md D5: an illegal move that stood ends the record with a comment; the game goes
+// docs/rules.md D5: an illegal move that stood ends the record with a comment; the game goes
 // on in a new record with the same tags and SetUp/FEN of the position after it.
 TEST(LivePgn, IllegalMoveThatStoodStartsANewRecord) {
   LivePgn pgn("b1");

@@ -1,4 +1,4 @@
-// The replay request's JSON (interfaces.md §7.2; daemon/sinks/mqtt_publisher.h).
+// The replay request's JSON (docs/interfaces.md §7.2; daemon/sinks/mqtt_publisher.h).
 #include <gtest/gtest.h>
 
 #include <cstdint>

@@ -13,7 +13,7 @@ std::vector<RawMessage> feed(Framer& framer, const Bytes& bytes) {
   return out;
 }
 
-// protocols.md §1.7: "8E 00 05 34 00" e2 became empty; "8E 00 05 24 01" pawn on e4.
+// docs/protocols.md §1.7: "8E 00 05 34 00" e2 became empty; "8E 00 05 24 01" pawn on e4.
 const Bytes kE2Empty = {0x8E, 0x00, 0x05, 0x34, 0x00};
 const Bytes kE4Pawn = {0x8E, 0x00, 0x05, 0x24, 0x01};
 

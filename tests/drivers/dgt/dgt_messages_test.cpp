@@ -7,7 +7,7 @@
 namespace eboard::drivers::dgt {
 namespace {
 
-// protocols.md §1.7: the start position dump, normal orientation.
+// docs/protocols.md §1.7: the start position dump, normal orientation.
 const Bytes kStartDump = {
     0x86, 0x00, 0x43,                                                        //
     0x08, 0x09, 0x0A, 0x0C, 0x0B, 0x0A, 0x09, 0x08,                          // a8..h8

@@ -92,7 +92,7 @@ TEST(FenErrors, BadCounters) {
 }
 
 TEST(Fen, IrregularPositionsOnlyWhenAsked) {
-  // rules.md D5/D11: an illegal move that stood can leave the mover in check or a pawn on
+  // docs/rules.md D5/D11: an illegal move that stood can leave the mover in check or a pawn on
   // the last rank; the game goes on from there.
   const char* in_check = "4k3/4R3/8/8/8/8/8/4K3 w - - 0 1";
   const char* last_rank_pawn = "3Pk3/8/8/8/8/8/8/4K3 b - - 0 1";

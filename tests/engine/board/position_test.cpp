@@ -98,7 +98,7 @@ TEST(Position, PlacementKeyIgnoresSideCastlingAndEnPassant) {
 }
 
 TEST(Position, IrregularPositionsGenerateSafely) {
-  // rules.md D5/D11: the side not to move in check (its king may not be taken), a pawn
+  // docs/rules.md D5/D11: the side not to move in check (its king may not be taken), a pawn
   // left on the last rank (it has no moves), a black pawn on its own first rank.
   Position checked = from("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1", FenMode::kAllowIrregular);
   MoveList moves;

@@ -1,4 +1,4 @@
-// Bronstein and simple delay (rules.md D9, scenarios 44-46).
+// Bronstein and simple delay (docs/rules.md D9, scenarios 44-46).
 #include <gtest/gtest.h>
 
 #include "engine/clock/clock_model.h"

@@ -1,4 +1,4 @@
-// A hardware clock is authoritative; the model cross-checks it (rules.md D9, 6.10,
+// A hardware clock is authoritative; the model cross-checks it (docs/rules.md D9, 6.10,
 // scenarios 51 and 53).
 #include <gtest/gtest.h>
 

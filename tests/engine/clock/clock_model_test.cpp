@@ -1,4 +1,4 @@
-// Clock model basics: start, Fischer with both crediting conventions (rules.md D9,
+// Clock model basics: start, Fischer with both crediting conventions (docs/rules.md D9,
 // scenarios 41-43), turns, pause (6.11, scenario 52), arbiter corrections, deadlines.
 #include "engine/clock/clock_model.h"
 
@@ -212,7 +212,7 @@ TEST(ClockModel, RuleSetOptions) {
   EXPECT_TRUE(options.freeze_on_last_period_flag);
   EXPECT_EQ(options.trigger, PeriodTrigger::kByMoveCount);
   EXPECT_EQ(options.mismatch_tolerance, rules.clock_mismatch_tolerance);
-  // "A named clock configuration's own trigger wins" (rules.md §2).
+  // "A named clock configuration's own trigger wins" (docs/rules.md §2).
   EXPECT_EQ(ClockModel(parse_time_control("kk-5+20s+2d").value(), options).trigger(),
             PeriodTrigger::kOnZero);
   rules.period_trigger = PeriodTrigger::kOnZero;

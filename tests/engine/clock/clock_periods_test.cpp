@@ -1,5 +1,5 @@
 // Several periods: by_move_count and on_zero transitions, time carried over, the 6.4
-// move-requirement check (rules.md D9, D10, scenarios 47-50).
+// move-requirement check (docs/rules.md D9, D10, scenarios 47-50).
 #include <gtest/gtest.h>
 
 #include "engine/clock/clock_model.h"

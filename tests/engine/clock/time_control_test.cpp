@@ -70,7 +70,7 @@ TEST(TimeControl, FractionalSeconds) {
   EXPECT_EQ(format_time_control(control), "0.5+0.25");
 }
 
-// rules.md §3: every named configuration parses to its table row.
+// docs/rules.md §3: every named configuration parses to its table row.
 TEST(TimeControl, NamedConfigurations) {
   const std::pair<std::string_view, std::string_view> expected[] = {
       {"sd-5", "300"},

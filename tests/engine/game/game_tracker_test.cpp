@@ -27,7 +27,7 @@ TEST(GameTracker, MoveCompletedCarriesBothClocksAfterThePress) {
   EXPECT_EQ(b.tracker.clock().running(), kBlack);
 }
 
-// interfaces.md §4 `clock`: a hardware clock's times reach the displays, once per change
+// docs/interfaces.md §4 `clock`: a hardware clock's times reach the displays, once per change
 // of a whole second (a DGT 3000 reports more often than that).
 TEST(GameTracker, HardwareClockReadingsGiveClockEventsOncePerWholeSecond) {
   BoardDriver b;
@@ -62,7 +62,7 @@ TEST(GameTracker, PressByTheSideWhoseClockDoesNotRunIsIgnored) {
 
 TEST(GameTracker, CountsIllegalMovesPerPlayerAndTheOpponentsPressRestartsTheOffender) {
   BoardDriver b("rnbqk1nr/pppp1ppp/8/4p3/1b1P4/5N2/PPP1PPPP/RNBQKB1R w KQkq - 2 3");
-  b.move("e2", "e3", 1000);  // rules.md scenario 11: the king stays in check
+  b.move("e2", "e3", 1000);  // docs/rules.md scenario 11: the king stays in check
   b.press(kWhite, 1500);
   EXPECT_EQ(b.tracker.illegal_count(kWhite), 1);
   b.press(kBlack, 2000);  // Black presses without moving

@@ -1,4 +1,4 @@
-// PgnRecorder: the game as PGN records (rules.md D5). Checked by reading the
+// PgnRecorder: the game as PGN records (docs/rules.md D5). Checked by reading the
 // text back with the PGN reader.
 #include "engine/game/pgn_recorder.h"
 

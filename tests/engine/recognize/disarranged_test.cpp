@@ -1,4 +1,4 @@
-// Boards that stand wrong without any move in them (rules.md D2, 7.4): pieces missing for
+// Boards that stand wrong without any move in them (docs/rules.md D2, 7.4): pieces missing for
 // longer than a player holds one (knocked off, taken away), and a board turned round
 // after the first move. Reported as disarranged with a restore request, never as a move,
 // and withdrawn when the board is set right.

@@ -1,4 +1,4 @@
-// Captures on boards that sense occupancy only (protocols.md §10): every capture by one
+// Captures on boards that sense occupancy only (docs/protocols.md §10): every capture by one
 // piece shows the same occupancy (its square empties, the victim's stays occupied), so
 // the victim's square is the one lifted last. Found by the occupancy corpus test
 // (candidates 1950-2022 game 104, rough seed 1): a flicker on another capturable square

@@ -1,4 +1,4 @@
-// Moves beyond one ply without a press (rules.md D2, D3, scenario 25):
+// Moves beyond one ply without a press (docs/rules.md D2, D3, scenario 25):
 // completion by the same player's next move (6.2.1.2), a press after the opponent already
 // moved (6.2.2), and a game end on a later ply (6.2.1.1).
 #include <gtest/gtest.h>

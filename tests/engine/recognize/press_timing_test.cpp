@@ -1,4 +1,4 @@
-// A press is judged on the placement at that instant (rules.md D3): a press while the
+// A press is judged on the placement at that instant (docs/rules.md D3): a press while the
 // mover still holds the piece, with nothing put down, has no made move (4.7) and is a
 // press without a move (7.5.3), never an illegal move; what the player releases after it
 // is a pending move like any other.

@@ -1,5 +1,5 @@
-// The operator's promotion choice on boards that sense occupancy only (protocols.md §10;
-// interfaces.md §3 `promote`): a queen unless the operator says otherwise,
+// The operator's promotion choice on boards that sense occupancy only (docs/protocols.md §10;
+// docs/interfaces.md §3 `promote`): a queen unless the operator says otherwise,
 // the choice re-matching a promotion already on the board or waiting for the next one,
 // and a queen again after a promotion completes. A real GameTracker fed lifts, puts,
 // presses and choices at chosen times.

@@ -186,7 +186,7 @@ TEST(Recognition, DisarrangedBoardAsksForTheCommittedPosition) {
 }
 
 TEST(Recognition, IllegalPendingReasonsThenCompletedWithCount) {
-  {  // rules.md scenario 2 then 6-like: king left in check, pressed
+  {  // docs/rules.md scenario 2 then 6-like: king left in check, pressed
     BoardDriver b("rnbqk1nr/pppp1ppp/8/4p3/1b1P4/5N2/PPP1PPPP/RNBQKB1R w KQkq - 2 3");
     b.move("f3", "g5", 1000);
     b.advance(1500);
@@ -237,7 +237,7 @@ TEST(Recognition, PressWithoutMoveIsClassifiedByTheRuleSet) {
 }
 
 TEST(Recognition, TwoPliesWithoutAPressEachCompleteByTheirOwnPress) {
-  BoardDriver b;  // rules.md scenario 25
+  BoardDriver b;  // docs/rules.md scenario 25
   b.move("e2", "e4", 1000);
   b.move("e7", "e5", 2000);
   EXPECT_EQ(b.tentative_ucis(), (Strings{"e2e4", "e7e5"}));

@@ -1,4 +1,4 @@
-// RulesArbiter on both flags down with the order unknown (rules.md D10, §4 scenarios 62 and
+// RulesArbiter on both flags down with the order unknown (docs/rules.md D10, §4 scenarios 62 and
 // 64; Guidelines III.3.1), through a real GameTracker with injected time.
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // RulesArbiter: rulings name the decision they settle by the seq its event was published
-// under (interfaces.md §3 `arbiter ruling accept|reject [SEQ]`, rules.md §0 authority rule),
-// and positions that end the game by themselves wait game_end_stable_ms like a checkmate
-// (rules.md D2, D7). Real GameTracker, injected time.
+// under (docs/interfaces.md §3 `arbiter ruling accept|reject [SEQ]`, docs/rules.md §0 authority
+// rule), and positions that end the game by themselves wait game_end_stable_ms like a checkmate
+// (docs/rules.md D2, D7). Real GameTracker, injected time.
 #include <gtest/gtest.h>
 
 #include "engine/board/fen.h"

@@ -1,5 +1,5 @@
 // RulesArbiter unit tests: the authority rule (proposals settled by rulings) and the
-// ladders, through a real GameTracker with injected time (rules.md §0, D5, D13).
+// ladders, through a real GameTracker with injected time (docs/rules.md §0, D5, D13).
 #include "engine/rules/arbiter.h"
 
 #include <gtest/gtest.h>

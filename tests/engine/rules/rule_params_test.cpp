@@ -1,4 +1,4 @@
-// `param NAME VALUE` overrides (interfaces.md §3) for every rules.md parameter.
+// `param NAME VALUE` overrides (docs/interfaces.md §3) for every docs/rules.md parameter.
 #include "engine/rules/rule_params.h"
 
 #include <gtest/gtest.h>
@@ -103,7 +103,7 @@ TEST(RuleParams, EveryEnumWord) {
   expect_all_words<IrregularityVisibility>("irregularity_visibility");
 }
 
-// rules.md §2 notes: rapid/blitz under A.4/B.2 behave like fide-standard except for the
+// docs/rules.md §2 notes: rapid/blitz under A.4/B.2 behave like fide-standard except for the
 // one-minute penalties.
 TEST(RuleParams, SupervisionSetsItsDependentRules) {
   RuleSet rapid = rule_set_by_name("fide-rapid").value();
@@ -125,7 +125,7 @@ TEST(RuleParams, SupervisionSetsItsDependentRules) {
 
 TEST(RuleParams, ErrorsNameParameterAndValue) {
   EXPECT_EQ(error_of("increment", "press_only"),
-            "unknown parameter 'increment' (rules.md names, e.g. increment_credit, "
+            "unknown parameter 'increment' (docs/rules.md names, e.g. increment_credit, "
             "illegal_move.ladder, auto_apply_penalties)");
   EXPECT_EQ(error_of("increment_credit", "sometimes"),
             "parameter increment_credit: bad value 'sometimes': expected one of "

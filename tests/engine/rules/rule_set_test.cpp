@@ -1,4 +1,4 @@
-// The named rule sets carry the values of rules.md §2, column by column.
+// The named rule sets carry the values of docs/rules.md §2, column by column.
 #include "engine/rules/rule_set.h"
 
 #include <gtest/gtest.h>

@@ -96,7 +96,7 @@ bool every_reply_allows_mate(Position& pos) {
   return true;
 }
 
-// The theorem behind knights_against_bare_king() (rules.md §4.55), checked by brute
+// The theorem behind knights_against_bare_king() (docs/rules.md §4.55), checked by brute
 // force: every placement of K+N+N v K with the bare king to move, the bare king in the
 // a1-d1-d4 triangle (the other placements are mirror images: no pawns, no castling).
 TEST(UnwinnabilityCorpus, TwoKnightsNeverForceMateInOne) {

@@ -1,4 +1,4 @@
-// The kings' dance (engine/rules/unwinnability_dance.h; rules.md D10) walks its abstract
+// The kings' dance (engine/rules/unwinnability_dance.h; docs/rules.md D10) walks its abstract
 // game a whole set of loser's king squares at a time. These tests hold it to a plain walk
 // of single states written straight from the header's rules, on every placement of the
 // two kings in a few locked structures and on the CHA vectors: a proof the set walk

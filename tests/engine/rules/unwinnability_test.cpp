@@ -1,5 +1,5 @@
 // Unit tests for the "cannot checkmate by any series of legal moves" analysis
-// (engine/rules/unwinnability.h; rules.md D7, D10).
+// (engine/rules/unwinnability.h; docs/rules.md D7, D10).
 #include "engine/rules/unwinnability.h"
 
 #include <gtest/gtest.h>
@@ -296,7 +296,7 @@ TEST(MatingTest, StaticMaterialFollowsTheTable) {
                                 MatingTest::kStaticMaterial, AnalysisMode::kQuick, 0)
                 .verdict,
             Verdict::kUnwinnable);
-  // The blocked position the table misses (research/rules-anchors.md §3): "winnable".
+  // The blocked position the table misses (docs/rules.md D10): "winnable".
   EXPECT_EQ(analyse_mating_test(fen("7b/1k5B/7b/8/1p1p1p1p/1PpP1P1P/2P3K1/N7 b - -"), kBlack,
                                 MatingTest::kStaticMaterial, AnalysisMode::kQuick, 0)
                 .verdict,
@@ -310,7 +310,7 @@ TEST(MatingTest, PskovForcedMateInOne) {
                           MatingTest::kPskovForcedMateInOne, AnalysisMode::kFull, 10'000);
   EXPECT_EQ(now.verdict, Verdict::kWinnable);
   EXPECT_EQ(now.reason, VerdictReason::kForcedMateInOne);
-  // rules.md P7 / scenario 57: K+Q v K+P, the pawn may promote: Black has mating material.
+  // docs/rules.md P7 / scenario 57: K+Q v K+P, the pawn may promote: Black has mating material.
   Analysis p7 =
       analyse_mating_test(fen("8/8/4k3/8/8/8/1p6/3K3Q w - - 0 70"), kBlack,
                           MatingTest::kPskovForcedMateInOne, AnalysisMode::kFull, 200'000);

@@ -82,7 +82,7 @@ TEST(DgtEmulator, ClockCommandsAreAcknowledgedInUpdateModes) {
   EXPECT_EQ(emulator.clock().turn, drivers::ClockSide::kRight);
 }
 
-// A DGT 3000 set for `control` (rules.md D9), White on the left, counting down by itself.
+// A DGT 3000 set for `control` (docs/rules.md D9), White on the left, counting down by itself.
 DgtEmulator set_clock(const std::string& control, bool increment_at_start = true,
                       bool on_zero = false) {
   DgtEmulatorOptions options;

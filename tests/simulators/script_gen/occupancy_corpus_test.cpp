@@ -1,5 +1,5 @@
 // Every game of ../shared/data/pgn/*.pgn scripted as an occupancy-only board reports it
-// (protocols.md §10: `?` for every piece, a `promote` line for each under-promotion),
+// (docs/protocols.md §10: `?` for every piece, a `promote` line for each under-promotion),
 // with the human and rough noise models and two seeds each, replayed in
 // process through a real GameTracker: the completed moves must be exactly the game's,
 // with no completed illegal move. Reports games, replays, moves and sensor events.

@@ -1,4 +1,4 @@
-// eboard-sim script's occupancy-only output (protocols.md §10; interfaces.md §3 `?` and
+// eboard-sim script's occupancy-only output (docs/protocols.md §10; docs/interfaces.md §3 `?` and
 // `promote`): every piece hidden, a `promote` line before the press of each
 // under-promotion, and the game replayed move-exact by a real GameTracker from it.
 #include "simulators/script_gen/script_gen.h"
