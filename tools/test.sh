@@ -75,9 +75,10 @@ if [ "$ci" = "true" ] || [ "${EBOARD_FUZZ_TESTS:-}" = "1" ]; then
     passed=$((passed + 1))
   done
 fi
-# arm64 (the Raspberry Pi): the unit tests cross-built and run under qemu-user. The whole
-# arm64 suite and the amd64/arm64 answers check: tools/test-arm64.sh (not in CI).
-if [ "$ci" = "true" ] || [ "${EBOARD_ARM64_TESTS:-}" = "1" ]; then
+# arm64 (the Raspberry Pi): the unit tests cross-built and run under qemu-user, on demand
+# (EBOARD_ARM64_TESTS=1; not yet in CI: its first whole run is still to be timed). The
+# whole arm64 suite and the amd64/arm64 answers check: tools/test-arm64.sh.
+if [ "${EBOARD_ARM64_TESTS:-}" = "1" ]; then
   step "arm64 unit tests under qemu-user"
   log=$(mktemp)
   CI=$ci tools/test-arm64.sh --unit 2>&1 | tee "$log"
