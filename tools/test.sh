@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The README's test command: installs missing Debian packages, configures, builds and
-# runs the whole suite. With CI=true it also treats warnings as errors, runs the unit
-# tests again under AddressSanitizer + UndefinedBehaviorSanitizer and runs every fuzz
-# target for a bounded time (EBOARD_FUZZ_SECONDS each, default 15).
+# runs the whole suite. With CI=true it also treats warnings as errors, builds the Debian
+# package and checks it, runs the unit tests again under AddressSanitizer +
+# UndefinedBehaviorSanitizer (clang) and runs every fuzz target for a bounded time
+# (EBOARD_FUZZ_SECONDS each, default 15).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -12,7 +13,8 @@ werror=OFF
 
 tools/install-deps.sh
 
-step() { printf '\n=== %s ===\n' "$*"; }
+# Each stage's heading says how long the run has taken so far (the CI log's stage costs).
+step() { printf '\n=== %s (at %d min %02d s) ===\n' "$*" $((SECONDS / 60)) $((SECONDS % 60)); }
 passed=0
 # Runs ctest, adding its count of passed tests to the closing summary.
 run_ctest() {
@@ -48,20 +50,31 @@ if [ "$ci" = "true" ] || [ "${EBOARD_PACKAGE_TESTS:-}" = "1" ]; then
   passed=$((passed + 1))
 fi
 
-if [ "$ci" = "true" ] || [ "${EBOARD_SANITIZE_TESTS:-}" = "1" ]; then
-  step "unit tests under ASan+UBSan"
-  cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=Debug -DEBOARD_SANITIZE=ON \
-    -DEBOARD_WERROR=$werror -DEBOARD_BENCHMARKS=OFF
-  cmake --build build-asan -j "$jobs" --target eboard_unit_tests
-  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    run_ctest --test-dir build-asan --output-on-failure --timeout 600 -j "$jobs" -L unit
-fi
-
-if [ "$ci" = "true" ] || [ "${EBOARD_FUZZ_TESTS:-}" = "1" ]; then
-  step "fuzz targets"
+# One clang build serves both sanitizer stages: every translation unit is compiled with
+# ASan+UBSan (and libFuzzer's coverage hooks, harmless to a test program), so the unit
+# tests and the fuzz targets share the objects instead of paying for two builds.
+sanitize=false
+fuzz=false
+{ [ "$ci" = "true" ] || [ "${EBOARD_SANITIZE_TESTS:-}" = "1" ]; } && sanitize=true
+{ [ "$ci" = "true" ] || [ "${EBOARD_FUZZ_TESTS:-}" = "1" ]; } && fuzz=true
+if [ "$sanitize" = "true" ] || [ "$fuzz" = "true" ]; then
+  step "sanitizer build (clang, ASan+UBSan, libFuzzer)"
+  targets=()
+  [ "$sanitize" = "true" ] && targets+=(eboard_unit_tests)
+  [ "$fuzz" = "true" ] && targets+=(eboard_fuzzers)
   CXX=clang++ cmake -S . -B build-fuzz -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
     -DEBOARD_FUZZ=ON -DEBOARD_BENCHMARKS=OFF -DEBOARD_WERROR=$werror
-  cmake --build build-fuzz -j "$jobs" --target eboard_fuzzers
+  cmake --build build-fuzz -j "$jobs" --target "${targets[@]}"
+fi
+
+if [ "$sanitize" = "true" ]; then
+  step "unit tests under ASan+UBSan"
+  ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+    run_ctest --test-dir build-fuzz --output-on-failure --timeout 600 -j "$jobs" -L unit
+fi
+
+if [ "$fuzz" = "true" ]; then
+  step "fuzz targets"
   seconds=${EBOARD_FUZZ_SECONDS:-15}
   for fuzzer in build-fuzz/bin/fuzz_*; do
     name=$(basename "$fuzzer")

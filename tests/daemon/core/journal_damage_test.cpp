@@ -181,10 +181,12 @@ TEST_F(JournalDamageTest, RandomFlipsAndTruncationsCostOnlyTheRecordsHit) {
     const Loaded loaded = load();
     const std::set<std::uint32_t> seen(loaded.seen.begin(), loaded.seen.end());
     for (std::uint32_t seq = 1; seq <= kRecords; ++seq) {
+      // Copied: clang 14 lacks the C++20 rule that lets a lambda capture a structured binding.
       const auto [begin, end] = extent[seq];
-      const bool touched = end > cut || std::any_of(hit.begin(), hit.end(), [&](std::uint64_t at) {
-                             return at >= begin && at < end;
-                           });
+      const bool touched = end > cut || std::any_of(hit.begin(), hit.end(),
+                                                    [begin = begin, end = end](std::uint64_t at) {
+                                                      return at >= begin && at < end;
+                                                    });
       if (!touched) {
         EXPECT_TRUE(seen.count(seq)) << "intact seq " << seq << " lost";
         continue;
