@@ -7,9 +7,17 @@ here=$(cd "$(dirname "$0")" && pwd)
 list=${1:-$here/debian-packages.txt}
 mapfile -t wanted < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' "$list" | grep -v '^$')
 missing=()
+native=$(dpkg --print-architecture)
+# A name without ":arch" wants the machine's own architecture (or an "all" package); the
+# query lists every architecture installed, e.g. amd64 and arm64 once the arm64 list is in.
+installed() {
+  local want="$native|all"
+  [[ "$1" == *:* ]] && want="[^ ]*"
+  dpkg-query -W -f='${db:Status-Status} ${Architecture}\n' "$1" 2>/dev/null |
+    grep -Eqx "installed ($want)"
+}
 for pkg in "${wanted[@]}"; do
-  status=$(dpkg-query -W -f='${db:Status-Status}' "$pkg" 2>/dev/null || true)
-  [ "$status" = "installed" ] || missing+=("$pkg")
+  installed "$pkg" || missing+=("$pkg")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "installing Debian packages: ${missing[*]}" >&2
