@@ -3,7 +3,7 @@
 # runs the whole suite. With CI=true it also treats warnings as errors, builds the Debian
 # package and checks it, runs the unit tests again under AddressSanitizer +
 # UndefinedBehaviorSanitizer (clang) and runs every fuzz target for a bounded time
-# (EBOARD_FUZZ_SECONDS each, default 15).
+# (EBOARD_FUZZ_SECONDS each, default 10).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 jobs=$(nproc)
@@ -75,7 +75,7 @@ fi
 
 if [ "$fuzz" = "true" ]; then
   step "fuzz targets"
-  seconds=${EBOARD_FUZZ_SECONDS:-15}
+  seconds=${EBOARD_FUZZ_SECONDS:-10}
   for fuzzer in build-fuzz/bin/fuzz_*; do
     name=$(basename "$fuzzer")
     corpus=$(mktemp -d)
