@@ -11,10 +11,6 @@
 namespace eboard::daemon::round {
 namespace {
 
-std::string where(const std::string& path, int line) {
-  return path + ":" + std::to_string(line) + ": ";
-}
-
 bool has_control(std::string_view text) {
   return std::any_of(text.begin(), text.end(), [](char c) {
     const auto byte = static_cast<unsigned char>(c);
@@ -144,11 +140,6 @@ const std::map<std::string, Column>& column_names() {
       {"black_team", Column::kBlackTeam},
   };
   return names;
-}
-
-bool all_digits(std::string_view text) {
-  return !text.empty() &&
-         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 // "" stays unknown; "0" (the files' "no id", "unrated") is unknown too.

@@ -7,15 +7,12 @@
 
 #include "daemon/round/round_csv.h"
 #include "daemon/round/round_trf.h"
+#include "daemon/round/text_lines.h"
 
 namespace eboard::daemon::round {
 namespace {
 
 constexpr std::size_t kMaxFileBytes = std::size_t{16} << 20;  // far beyond any real round
-
-std::string where(const std::string& path, int line) {
-  return path + ":" + std::to_string(line) + ": ";
-}
 
 Result<std::string> read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -12,15 +12,6 @@ namespace {
 constexpr int kFirstEntryColumn = 92;  // round 1's entry; round R's 10(R-1) further on
 constexpr int kEntryStride = 10;
 
-std::string where(const std::string& path, int line) {
-  return path + ":" + std::to_string(line) + ": ";
-}
-
-bool all_digits(std::string_view text) {
-  return !text.empty() &&
-         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
 struct Entry {
   int opponent = 0;  // 0: none (a bye, absent, not paired)
   char colour = '-';

@@ -120,4 +120,13 @@ std::string_view columns(std::string_view line, int from, int to) {
   return Columns(line).get(from, to);
 }
 
+std::string where(const std::string& path, int line) {
+  return path + ":" + std::to_string(line) + ": ";
+}
+
+bool all_digits(std::string_view text) {
+  return !text.empty() &&
+         std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
 }  // namespace eboard::daemon::round

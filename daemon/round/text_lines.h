@@ -48,4 +48,10 @@ class Columns {
 
 std::string_view columns(std::string_view line, int from, int to);
 
+// "PATH:LINE: ", the start of every message about a line of a round file.
+std::string where(const std::string& path, int line);
+
+// True for one or more ASCII digits and nothing else.
+bool all_digits(std::string_view text);
+
 }  // namespace eboard::daemon::round
