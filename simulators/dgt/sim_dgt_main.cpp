@@ -38,14 +38,15 @@ using std::chrono::milliseconds;
 
 constexpr const char* kUsage =
     "usage: eboard-sim dgt --link PATH [--speed X] [--white left|right] [--turned]\n"
-    "                      [--garbage N] [--drop N] [--split] [--delay MS]\n"
+    "                      [--garbage N] [--drop N] [--corrupt-clock N] [--split] [--delay MS]\n"
     "                      [--hangup-at SECONDS [--hangup-for SECONDS]] [--seed S]\n"
     "                      [--serial DIGITS] [--no-clock] [--linger SECONDS] [--verbose]\n"
     "                      [--rules NAME] [--clock TC] [--param NAME=VALUE]... SCRIPT\n"
     "Emulates a DGT board with a DGT 3000 clock on a pseudo-terminal linked at PATH,\n"
     "playing the sensor script SCRIPT ('-' for standard input). --speed 0 plays as fast as\n"
     "the host reads. Faults: --garbage N adds random bytes after every N-th message, --drop N\n"
-    "drops a byte of every N-th message, --split delivers one byte at a time, --delay MS\n"
+    "drops a byte of every N-th message, --corrupt-clock N damages one data byte of every\n"
+    "N-th clock message, --split delivers one byte at a time, --delay MS\n"
     "delays answers, --hangup-at T unplugs at script time T for --hangup-for seconds\n"
     "(default 2), --turned reports the board turned round. --linger S exits S seconds\n"
     "after the script ends (default: run until interrupted). --rules, --clock and --param\n"
@@ -103,6 +104,9 @@ std::string parse_options(int argc, char** argv, Options& o) {
       if (!value(number) || number < 1) return arg + " needs a count >= 1";
       (arg == "--garbage" ? o.faults.garbage_every : o.faults.drop_every) =
           static_cast<int>(number);
+    } else if (arg == "--corrupt-clock") {
+      if (!value(number) || number < 1) return "--corrupt-clock needs a count >= 1";
+      o.faults.corrupt_clock_every = static_cast<int>(number);
     } else if (arg == "--split") {
       o.split = true;
     } else if (arg == "--delay") {
