@@ -15,6 +15,8 @@ constexpr milliseconds kSilenceLimit(kSilenceLimitMs);
 constexpr milliseconds kPartialTimeout(kPartialTimeoutMs);
 // A dump request whose answer did not come (lost bytes) is repeated after this.
 constexpr milliseconds kDumpRetry(2000);
+// A held clock reading's confirmation that did not come (lost bytes) is asked for again.
+constexpr milliseconds kConfirmRetry(300);
 // Discards close together need one dump, not one each.
 constexpr milliseconds kDumpMinInterval(250);
 
@@ -52,9 +54,15 @@ void DgtDriver::on_disconnected() {
   dump_requested_at_.reset();
   partial_since_.reset();
   last_reading_.reset();
+  clock_gate_.reset();
+  confirm_requested_at_.reset();
+  behind_clock_.clear();
+  behind_split_ = 0;
 }
 
 void DgtDriver::request_dump(TimePoint now, DecoderOutput& out) {
+  behind_clock_.clear();  // the dump shows them
+  behind_split_ = 0;
   if (dump_requested_at_ && now - *dump_requested_at_ < kDumpMinInterval) return;
   dump_requested_at_ = now;
   ++counters_.dumps_requested;
@@ -145,7 +153,19 @@ void DgtDriver::handle_field_update(Payload payload, DecoderOutput& out) {
   Piece& square = (*mirror_)[change->square];
   if (square == change->piece) return;  // not a change: nothing to report
   square = change->piece;
-  out.events.push_back(*change);
+  // Behind a held clock reading: a press it shows comes first (clock_gate.h).
+  if (clock_gate_.holding()) {
+    behind_clock_.push_back(*change);
+  } else {
+    out.events.push_back(*change);
+  }
+}
+
+void DgtDriver::release_behind_clock(DecoderOutput& out, std::size_t count) {
+  count = std::min(count, behind_clock_.size());
+  for (std::size_t i = 0; i < count; ++i) out.events.push_back(behind_clock_[i]);
+  behind_clock_.erase(behind_clock_.begin(), behind_clock_.begin() + static_cast<long>(count));
+  behind_split_ = 0;
 }
 
 void DgtDriver::handle_clock(Payload payload, TimePoint now, DecoderOutput& out) {
@@ -160,23 +180,42 @@ void DgtDriver::handle_clock(Payload payload, TimePoint now, DecoderOutput& out)
     clock_queue_.on_ack(*ack, now, out.to_send, out.events);
     return;
   }
+  const bool was_holding = clock_gate_.holding();
   if (std::holds_alternative<ClockAbsent>(decoded)) {
-    if (!clock_absent_) out.events.push_back(ClockAbsent{});
-    clock_absent_ = true;
-    last_reading_.reset();
-    return;
+    if (clock_gate_.offer_absent()) {
+      release_behind_clock(out, behind_clock_.size());
+      if (!clock_absent_) out.events.push_back(ClockAbsent{});
+      clock_absent_ = true;
+      last_reading_.reset();
+    }
+  } else if (const auto* reading = std::get_if<ClockReading>(&decoded)) {
+    clock_absent_ = false;
+    const GateRelease release = clock_gate_.offer(GatedReading{*reading, payload[6], now});
+    // What came before the reading now held goes out before it (clock_gate.h).
+    if (release.replaced) behind_split_ = behind_clock_.size();
+    if (release.earlier) clock_changes(*release.earlier, out);
+    if (release.resolved) release_behind_clock(out, behind_split_);
+    if (release.confirmed) clock_changes(*release.confirmed, out);
+    if (release.resolved) release_behind_clock(out, behind_clock_.size());
+    if (release.passed) clock_changes(*release.passed, out);
   }
-  const auto* reading = std::get_if<ClockReading>(&decoded);
-  if (!reading) return;
-  clock_absent_ = false;
-  if (last_reading_ && last_reading_->lever_high != reading->lever_high) {
+  // A held reading waits for the clock's next report: ask for it now.
+  if (clock_gate_.holding() && !was_holding) {
+    confirm_requested_at_ = now;
+    send(kSendClock, now, out);
+  }
+  if (!clock_gate_.holding()) confirm_requested_at_.reset();
+}
+
+void DgtDriver::clock_changes(const ClockReading& r, DecoderOutput& out) {
+  if (last_reading_ && last_reading_->lever_high != r.lever_high) {
     // §1.8 / §11.3: the lever goes up on the side opposite to the player who pressed.
     const bool left_pressed =
-        (reading->lever_high == ClockSide::kRight) == kLeverHighRightMeansLeftPressed;
+        (r.lever_high == ClockSide::kRight) == kLeverHighRightMeansLeftPressed;
     out.events.push_back(LeverPressed{left_pressed ? ClockSide::kLeft : ClockSide::kRight});
   }
-  const bool left_new = reading->left_flag && !(last_reading_ && last_reading_->left_flag);
-  const bool right_new = reading->right_flag && !(last_reading_ && last_reading_->right_flag);
+  const bool left_new = r.left_flag && !(last_reading_ && last_reading_->left_flag);
+  const bool right_new = r.right_flag && !(last_reading_ && last_reading_->right_flag);
   // Only one clock runs at a time, so two flags that appear together fell while nobody was
   // reading the clock: reporting them left first would invent an order.
   if (left_new && right_new) {
@@ -186,8 +225,8 @@ void DgtDriver::handle_clock(Payload payload, TimePoint now, DecoderOutput& out)
   } else if (right_new) {
     out.events.push_back(FlagShown{ClockSide::kRight});
   }
-  out.events.push_back(*reading);
-  last_reading_ = *reading;
+  out.events.push_back(r);
+  last_reading_ = r;
 }
 
 void DgtDriver::on_timer(TimePoint now, DecoderOutput& out) {
@@ -219,6 +258,10 @@ void DgtDriver::on_timer(TimePoint now, DecoderOutput& out) {
     dump_requested_at_.reset();
     request_dump(now, out);
   }
+  if (confirm_requested_at_ && now - *confirm_requested_at_ >= kConfirmRetry) {
+    confirm_requested_at_ = now;  // the answer was lost: ask again
+    send(kSendClock, now, out);
+  }
   if (now - last_received_ >= kSilenceLimit && !silent_reported_) {
     silent_reported_ = true;
     out.events.push_back(LinkStatus{LinkState::kSilent, "nothing received for 10 s"});
@@ -237,6 +280,7 @@ std::optional<TimePoint> DgtDriver::next_deadline() const {
   if (partial_since_) earliest(best, *partial_since_ + kPartialTimeout);
   if (!confirmed_) return best;
   if (dump_requested_at_) earliest(best, *dump_requested_at_ + kDumpRetry);
+  if (confirm_requested_at_) earliest(best, *confirm_requested_at_ + kConfirmRetry);
   if (!silent_reported_) earliest(best, last_received_ + kSilenceLimit);
   earliest(best, std::max(last_sent_, last_received_) + kKeepAlive);
   earliest(best, clock_queue_.deadline());

@@ -10,7 +10,9 @@
 // reading after a connect only sets the reference; that reading is asked for right after
 // the handshake (`41`, DGT_SEND_CLK), since the clock message that answers the update-mode
 // command comes before the version reply and is dropped as stale, and a press before the
-// clock's next own message would otherwise be lost. Keep-alive: a serial-number request
+// clock's next own message would otherwise be lost. Readings pass a gate
+// first (clock_gate.h): one that changes what a ruling depends on waits for a second,
+// and the square changes that came after it wait with it. Keep-alive: a serial-number request
 // when the line has been quiet (§1.13 step 5); long silence is reported, and the caller
 // decides to reconnect.
 #pragma once
@@ -18,6 +20,7 @@
 #include <optional>
 
 #include "drivers/decoder.h"
+#include "drivers/dgt/clock_gate.h"
 #include "drivers/dgt/clock_queue.h"
 #include "drivers/dgt/dgt_framer.h"
 
@@ -42,7 +45,9 @@ class DgtDriver final : public Decoder {
  private:
   void handle(const RawMessage& message, TimePoint now, DecoderOutput& out);
   void handle_clock(Payload payload, TimePoint now, DecoderOutput& out);
+  void clock_changes(const ClockReading& reading, DecoderOutput& out);  // presses, flags
   void handle_field_update(Payload payload, DecoderOutput& out);
+  void release_behind_clock(DecoderOutput& out, std::size_t count);  // the first `count`
   void request_dump(TimePoint now, DecoderOutput& out);
   void resync(TimePoint now, DecoderOutput& out);  // a dump and the clock's state
   void send(std::uint8_t command, TimePoint now, DecoderOutput& out);
@@ -60,7 +65,11 @@ class DgtDriver final : public Decoder {
   TimePoint last_received_{};
   TimePoint last_sent_{};
   std::optional<Placement> mirror_;
-  std::optional<ClockReading> last_reading_;
+  std::optional<ClockReading> last_reading_;  // the last one the gate let through
+  ClockGate clock_gate_;
+  std::optional<TimePoint> confirm_requested_at_;
+  std::vector<SquareChanged> behind_clock_;  // square changes after a held reading
+  std::size_t behind_split_ = 0;             // those before the held one replaced another
   DecoderCounters counters_;
 };
 

@@ -49,6 +49,15 @@ class DgtDriverTest : public ::testing::Test {
     EXPECT_EQ(std::get<LinkStatus>(out.events[1]).state, LinkState::kInSync);
     EXPECT_TRUE(driver.in_sync());
   }
+  // A clock message and its repetition 20 ms later, as the clock answers the `41` the
+  // driver sends when its gate holds a reading (clock_gate.h): what both produced.
+  DecoderOutput feed_confirmed(const Bytes& bytes, int at_ms) {
+    DecoderOutput out = feed(bytes, at_ms);
+    DecoderOutput again = feed(bytes, at_ms + 20);
+    out.events.insert(out.events.end(), again.events.begin(), again.events.end());
+    out.to_send.insert(out.to_send.end(), again.to_send.begin(), again.to_send.end());
+    return out;
+  }
   static std::uint8_t kSendReturnSerial() { return kReturnSerialNr; }
   template <class T>
   static std::vector<T> only(const DecoderOutput& out) {
@@ -135,7 +144,7 @@ TEST_F(DgtDriverTest, APressInDiscardedBytesComesWithTheRequestedClockState) {
   r.left = r.right = Millis(180000);
   r.running = true;
   r.lever_high = r.turn = ClockSide::kLeft;
-  feed(encode_bwtime(r), 100);
+  feed_confirmed(encode_bwtime(r), 100);
   r.lever_high = r.turn = ClockSide::kRight;
   Bytes cut = encode_bwtime(r);
   cut.erase(cut.begin() + 5);
@@ -143,7 +152,7 @@ TEST_F(DgtDriverTest, APressInDiscardedBytesComesWithTheRequestedClockState) {
   out = timer(1000 + kPartialTimeoutMs);
   EXPECT_EQ(out.to_send, (Bytes{kSendBoard, kSendClock}));
   EXPECT_TRUE(only<LeverPressed>(out).empty());
-  out = feed(encode_bwtime(r), 1600);
+  out = feed_confirmed(encode_bwtime(r), 1600);
   ASSERT_EQ(only<LeverPressed>(out).size(), 1u);
   EXPECT_EQ(only<LeverPressed>(out)[0].side, ClockSide::kLeft);
 }
@@ -156,20 +165,22 @@ TEST_F(DgtDriverTest, LeverChangesArePresses) {
   r.running = true;
   r.lever_high = ClockSide::kLeft;
   r.turn = ClockSide::kLeft;
-  auto out = feed(encode_bwtime(r), 100);
+  auto out = feed_confirmed(encode_bwtime(r), 100);
   EXPECT_TRUE(only<LeverPressed>(out).empty());  // first reading: reference only
-  EXPECT_EQ(only<ClockReading>(out).size(), 1u);
+  EXPECT_EQ(only<ClockReading>(out).size(), 2u);
   r.lever_high = ClockSide::kRight;
   r.turn = ClockSide::kRight;
   r.left = Millis(178000);
-  out = feed(encode_bwtime(r), 2000);
+  out = feed_confirmed(encode_bwtime(r), 2000);
   ASSERT_EQ(only<LeverPressed>(out).size(), 1u);
   EXPECT_EQ(only<LeverPressed>(out)[0].side, ClockSide::kLeft);
   r.lever_high = ClockSide::kLeft;
-  out = feed(encode_bwtime(r), 3000);
+  r.turn = ClockSide::kLeft;
+  out = feed_confirmed(encode_bwtime(r), 3000);
+  ASSERT_EQ(only<LeverPressed>(out).size(), 1u);
   EXPECT_EQ(only<LeverPressed>(out)[0].side, ClockSide::kRight);
   r.left_flag = true;
-  out = feed(encode_bwtime(r), 4000);
+  out = feed_confirmed(encode_bwtime(r), 4000);
   ASSERT_EQ(only<FlagShown>(out).size(), 1u);
   EXPECT_EQ(only<FlagShown>(out)[0].side, ClockSide::kLeft);
   EXPECT_TRUE(only<FlagShown>(feed(encode_bwtime(r), 5000)).empty());
@@ -186,7 +197,7 @@ TEST_F(DgtDriverTest, TwoFlagsInOneReadingHaveNoOrder) {
   r.right_flag = true;
   // The first reading (after a reconnect, say) already shows both: which fell first is
   // unknown, so no FlagShown that would say "left first".
-  auto out = feed(encode_bwtime(r), 100);
+  auto out = feed_confirmed(encode_bwtime(r), 100);
   EXPECT_EQ(only<BothFlagsShown>(out).size(), 1u);
   EXPECT_TRUE(only<FlagShown>(out).empty());
   EXPECT_TRUE(only<BothFlagsShown>(feed(encode_bwtime(r), 1100)).empty());
@@ -194,14 +205,94 @@ TEST_F(DgtDriverTest, TwoFlagsInOneReadingHaveNoOrder) {
   r.left_flag = r.right_flag = false;
   feed(encode_bwtime(r), 2000);
   r.right_flag = true;
-  out = feed(encode_bwtime(r), 3000);
+  out = feed_confirmed(encode_bwtime(r), 3000);
   ASSERT_EQ(only<FlagShown>(out).size(), 1u);
   EXPECT_EQ(only<FlagShown>(out)[0].side, ClockSide::kRight);
   r.left_flag = true;
-  out = feed(encode_bwtime(r), 4000);
+  out = feed_confirmed(encode_bwtime(r), 4000);
   ASSERT_EQ(only<FlagShown>(out).size(), 1u);
   EXPECT_EQ(only<FlagShown>(out)[0].side, ClockSide::kLeft);
   EXPECT_TRUE(only<BothFlagsShown>(out).empty());
+}
+
+// The measured fault: one clock message with a damaged byte showed White's flag with hours
+// left. The driver holds it, asks for the clock at once (and again when the answer is
+// lost), and the clock's next report shows it was damage: no flag, no press.
+TEST_F(DgtDriverTest, ADamagedClockMessageWaitsForTheNextAndIsDropped) {
+  bring_up();
+  ClockReading r;
+  r.left = Millis(8020000);
+  r.right = Millis(5000000);
+  r.running = true;
+  r.lever_high = r.turn = ClockSide::kLeft;
+  feed_confirmed(encode_bwtime(r), 100);
+  ClockReading damaged = r;
+  damaged.left_flag = true;
+  damaged.left = Millis(8019000);
+  auto out = feed(encode_bwtime(damaged), 1100);
+  EXPECT_TRUE(only<FlagShown>(out).empty());
+  EXPECT_TRUE(only<ClockReading>(out).empty());
+  EXPECT_EQ(out.to_send, (Bytes{kSendClock}));
+  out = timer(1100 + 300);
+  EXPECT_EQ(out.to_send, (Bytes{kSendClock})) << "the answer was lost: asked again";
+  r.left = Millis(8018000);
+  out = feed(encode_bwtime(r), 1500);
+  EXPECT_TRUE(only<FlagShown>(out).empty());
+  EXPECT_TRUE(only<LeverPressed>(out).empty());
+  ASSERT_EQ(only<ClockReading>(out).size(), 1u);
+  EXPECT_FALSE(only<ClockReading>(out)[0].left_flag);
+  EXPECT_TRUE(timer(1500 + 300).to_send.empty()) << "nothing held: nothing asked";
+  // A "no clock" status bit in one damaged message does not take the clock away.
+  Bytes absent = encode_bwtime(r);
+  absent[9] |= 0x20;
+  EXPECT_TRUE(only<ClockAbsent>(feed(absent, 1600)).empty());
+  EXPECT_EQ(only<ClockReading>(feed(encode_bwtime(r), 1620)).size(), 1u);
+}
+
+// A press waits for its confirmation; the opponent's lift that came meanwhile waits with
+// it and follows it, never before it.
+TEST_F(DgtDriverTest, SquareChangesBehindAHeldPressFollowIt) {
+  bring_up();
+  ClockReading r;
+  r.left = r.right = Millis(600000);
+  r.running = true;
+  r.lever_high = r.turn = ClockSide::kLeft;
+  feed_confirmed(encode_bwtime(r), 100);
+  r.lever_high = r.turn = ClockSide::kRight;
+  auto out = feed(encode_bwtime(r), 5000);
+  EXPECT_TRUE(out.events.empty());
+  out = feed({0x8E, 0x00, 0x05, 0x34, 0x00}, 5010);  // a piece lifted
+  EXPECT_TRUE(out.events.empty());
+  out = feed(encode_bwtime(r), 5030);
+  ASSERT_GE(out.events.size(), 3u);
+  EXPECT_TRUE(std::holds_alternative<LeverPressed>(out.events[0]));
+  EXPECT_TRUE(std::holds_alternative<ClockReading>(out.events[1]));
+  EXPECT_TRUE(std::holds_alternative<SquareChanged>(out.events[2]));
+}
+
+// Black presses, White moves and presses before the confirmation comes: both presses,
+// with White's move between them.
+TEST_F(DgtDriverTest, TwoPressesWithinARoundTripKeepTheMoveBetweenThem) {
+  bring_up();
+  ClockReading r;
+  r.left = r.right = Millis(600000);
+  r.running = true;
+  r.lever_high = r.turn = ClockSide::kLeft;
+  feed_confirmed(encode_bwtime(r), 100);
+  r.lever_high = r.turn = ClockSide::kRight;
+  r.left = Millis(630000);
+  EXPECT_TRUE(feed(encode_bwtime(r), 5000).events.empty());
+  EXPECT_TRUE(feed({0x8E, 0x00, 0x05, 0x34, 0x00}, 5005).events.empty());
+  r.lever_high = r.turn = ClockSide::kLeft;
+  r.right = Millis(630000);
+  EXPECT_TRUE(feed(encode_bwtime(r), 5010).events.empty());
+  const auto out = feed(encode_bwtime(r), 5030);
+  std::vector<int> kinds;  // 0 press, 1 square, 2 reading
+  for (const SensorEvent& e : out.events) {
+    if (std::holds_alternative<LeverPressed>(e)) kinds.push_back(0);
+    if (std::holds_alternative<SquareChanged>(e)) kinds.push_back(1);
+  }
+  EXPECT_EQ(kinds, (std::vector<int>{0, 1, 0}));
 }
 
 TEST_F(DgtDriverTest, ClockAcksDriveTheQueue) {

@@ -1,0 +1,197 @@
+// The clock gate (clock_gate.h): a reading that changes what a ruling depends on waits
+// for a second one; damage the next reading contradicts is dropped.
+#include "drivers/dgt/clock_gate.h"
+
+#include <gtest/gtest.h>
+
+namespace eboard::drivers::dgt {
+namespace {
+
+using std::chrono::milliseconds;
+
+TimePoint at(int ms) { return TimePoint{} + milliseconds(ms); }
+
+GatedReading running_left(int left_s, int right_s, int at_ms) {
+  GatedReading g;
+  g.reading.left = milliseconds(left_s * 1000);
+  g.reading.right = milliseconds(right_s * 1000);
+  g.reading.running = true;
+  g.reading.turn = g.reading.lever_high = ClockSide::kLeft;
+  g.status = 0x11;
+  g.at = at(at_ms);
+  return g;
+}
+
+// A gate whose reference is `first`, confirmed by the same reading 20 ms later.
+ClockGate gate_after(const GatedReading& first) {
+  ClockGate gate;
+  EXPECT_TRUE(gate.offer(first).count() == 0) << "the first reading waits for a second";
+  GatedReading again = first;
+  again.at += milliseconds(20);
+  EXPECT_EQ(gate.offer(again).count(), 2u);
+  EXPECT_FALSE(gate.holding());
+  return gate;
+}
+
+TEST(ClockGate, TheFirstReadingWaitsForASecond) {
+  ClockGate gate;
+  EXPECT_TRUE(gate.offer(running_left(600, 600, 0)).count() == 0);
+  EXPECT_TRUE(gate.holding());
+  EXPECT_EQ(gate.offer(running_left(599, 600, 1000)).count(), 2u);
+}
+
+// A damaged first reading (hours off) is not the reference: the next one, which it does
+// not agree with, waits in its place and the one after confirms it.
+TEST(ClockGate, ADamagedFirstReadingIsDropped) {
+  ClockGate gate;
+  EXPECT_TRUE(gate.offer(running_left(600, 0, 0)).count() == 0);
+  EXPECT_TRUE(gate.offer(running_left(600, 600, 30)).count() == 0);
+  const auto act = gate.offer(running_left(600, 600, 60));
+  ASSERT_EQ(act.count(), 2u);
+  EXPECT_EQ(act.confirmed->right, milliseconds(600000));
+}
+
+TEST(ClockGate, ARunningClockPassesAtOnce) {
+  ClockGate gate = gate_after(running_left(600, 600, 0));
+  EXPECT_EQ(gate.offer(running_left(599, 600, 1000)).count(), 1u);
+  // Truncated whole seconds and the report's lag: within 2 s of the model.
+  EXPECT_EQ(gate.offer(running_left(599, 600, 2900)).count(), 1u);
+  EXPECT_FALSE(gate.holding());
+  // 2.1 s off is a jump.
+  EXPECT_TRUE(gate.offer(running_left(599, 600, 5000)).count() == 0);
+}
+
+// The measured fault: one corrupted 8D showing a fallen flag with hours of time left.
+TEST(ClockGate, AnUnannouncedFlagWaitsAndDamageIsDropped) {
+  ClockGate gate = gate_after(running_left(8020, 5000, 0));
+  GatedReading damaged = running_left(8019, 5000, 1000);
+  damaged.reading.left_flag = true;
+  EXPECT_TRUE(gate.offer(damaged).count() == 0);
+  EXPECT_TRUE(gate.holding());
+  const auto next = gate.offer(running_left(8018, 5000, 1100));
+  ASSERT_EQ(next.count(), 1u);
+  EXPECT_FALSE(next.passed->left_flag);
+  EXPECT_FALSE(gate.holding());
+}
+
+TEST(ClockGate, AFlagTheReadingBeforeAnnouncedPassesAtOnce) {
+  ClockGate gate = gate_after(running_left(1, 300, 0));
+  GatedReading fallen = running_left(0, 300, 1000);
+  fallen.reading.left_flag = true;
+  EXPECT_EQ(gate.offer(fallen).count(), 1u);
+}
+
+TEST(ClockGate, AConfirmedFlagPasses) {
+  ClockGate gate = gate_after(running_left(300, 300, 0));
+  GatedReading fallen = running_left(0, 300, 1000);
+  fallen.reading.left_flag = true;
+  EXPECT_TRUE(gate.offer(fallen).count() == 0);
+  fallen.at = at(1030);
+  const auto both = gate.offer(fallen);
+  ASSERT_EQ(both.count(), 2u);
+  EXPECT_TRUE(both.confirmed->left_flag);
+}
+
+TEST(ClockGate, APressIsConfirmedByTheNextReading) {
+  ClockGate gate = gate_after(running_left(600, 600, 0));
+  GatedReading pressed = running_left(590, 600, 10000);
+  pressed.reading.turn = pressed.reading.lever_high = ClockSide::kRight;
+  pressed.status = 0x0B;
+  EXPECT_TRUE(gate.offer(pressed).count() == 0);
+  GatedReading confirm = pressed;
+  confirm.at = at(10020);
+  const auto both = gate.offer(confirm);
+  ASSERT_EQ(both.count(), 2u);
+  EXPECT_EQ(both.confirmed->turn, ClockSide::kRight);
+}
+
+TEST(ClockGate, AFlippedLeverTheNextReadingDeniesIsNoPress) {
+  ClockGate gate = gate_after(running_left(600, 600, 0));
+  GatedReading flipped = running_left(599, 600, 1000);
+  flipped.reading.lever_high = flipped.reading.turn = ClockSide::kRight;
+  flipped.status = 0x0B;
+  EXPECT_TRUE(gate.offer(flipped).count() == 0);
+  const auto next = gate.offer(running_left(599, 600, 1030));
+  ASSERT_EQ(next.count(), 1u);
+  EXPECT_EQ(next.passed->lever_high, ClockSide::kLeft);
+  EXPECT_TRUE(next.resolved);
+}
+
+// A damaged confirmation delays a real press; it is not lost once the clock reports again.
+TEST(ClockGate, ADamagedConfirmationOnlyDelaysAPress) {
+  ClockGate gate = gate_after(running_left(600, 600, 0));
+  GatedReading pressed = running_left(590, 600, 10000);
+  pressed.reading.turn = pressed.reading.lever_high = ClockSide::kRight;
+  pressed.status = 0x0B;
+  EXPECT_TRUE(gate.offer(pressed).count() == 0);
+  GatedReading damaged = pressed;
+  damaged.at = at(10020);
+  damaged.reading.left = milliseconds(5000 * 1000);
+  EXPECT_TRUE(gate.offer(damaged).count() == 0);
+  pressed.at = at(10040);
+  EXPECT_TRUE(gate.offer(pressed).count() == 0);
+  pressed.at = at(10060);
+  const auto act = gate.offer(pressed);
+  ASSERT_EQ(act.count(), 2u);
+  EXPECT_EQ(act.passed->lever_high, ClockSide::kRight);
+}
+
+// Two presses inside one round trip (an emulator that plays as fast as the host reads):
+// the second reading replaces the first before it is confirmed, and brings the lever back.
+// Its times show both presses happened, so both are released, in order.
+TEST(ClockGate, TwoPressesWithinARoundTripAreBothReleased) {
+  ClockGate gate = gate_after(running_left(600, 600, 0));
+  GatedReading first = running_left(625, 600, 5000);  // left pressed, +30 s
+  first.reading.turn = first.reading.lever_high = ClockSide::kRight;
+  first.status = 0x0B;
+  EXPECT_EQ(gate.offer(first).count(), 0u);
+  GatedReading second = running_left(625, 630, 5010);  // right pressed, +30 s
+  const GateRelease replaced = gate.offer(second);
+  EXPECT_EQ(replaced.count(), 0u);
+  EXPECT_TRUE(replaced.replaced);
+  second.at = at(5030);
+  const GateRelease both = gate.offer(second);
+  ASSERT_TRUE(both.earlier.has_value());
+  EXPECT_EQ(both.earlier->lever_high, ClockSide::kRight);
+  ASSERT_TRUE(both.confirmed.has_value());
+  EXPECT_EQ(both.confirmed->lever_high, ClockSide::kLeft);
+  EXPECT_TRUE(both.resolved);
+}
+
+TEST(ClockGate, ATimeJumpWaitsAndAConfirmedOnePasses) {
+  {
+    ClockGate gate = gate_after(running_left(4000, 600, 0));
+    EXPECT_TRUE(gate.offer(running_left(400, 600, 1000)).count() == 0);  // hours off
+    EXPECT_EQ(gate.offer(running_left(3998, 600, 2000)).count(), 1u);
+  }
+  ClockGate gate = gate_after(running_left(600, 600, 0));
+  EXPECT_TRUE(gate.offer(running_left(900, 600, 1000)).count() == 0);  // an arbiter's correction
+  EXPECT_EQ(gate.offer(running_left(900, 600, 1020)).count(), 2u);
+}
+
+TEST(ClockGate, NoClockAfterReadingsWaitsForASecond) {
+  ClockGate gate = gate_after(running_left(600, 600, 0));
+  EXPECT_FALSE(gate.offer_absent());
+  EXPECT_TRUE(gate.holding());
+  EXPECT_EQ(gate.offer(running_left(599, 600, 1000)).count(), 1u) << "damage: the clock is there";
+  EXPECT_FALSE(gate.offer_absent());
+  EXPECT_TRUE(gate.offer_absent());
+  ClockGate fresh;
+  EXPECT_TRUE(fresh.offer_absent()) << "no clock from the start";
+}
+
+TEST(ClockGate, ImpossibleStatusBits) {
+  EXPECT_TRUE(clock_status_possible(0x11));
+  EXPECT_TRUE(clock_status_possible(0x0B));
+  EXPECT_TRUE(clock_status_possible(0x00));
+  EXPECT_FALSE(clock_status_possible(0x19));  // both turn bits
+  EXPECT_FALSE(clock_status_possible(0x01));  // running, nobody's turn
+  EXPECT_FALSE(clock_status_possible(0x51));  // bit 6
+  ClockGate gate = gate_after(running_left(600, 600, 0));
+  GatedReading odd = running_left(599, 600, 1000);
+  odd.status = 0x51;
+  EXPECT_TRUE(gate.offer(odd).count() == 0);
+}
+
+}  // namespace
+}  // namespace eboard::drivers::dgt
