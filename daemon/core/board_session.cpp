@@ -172,9 +172,9 @@ void BoardSession::on_sensor(const drivers::SensorEvent& sensor, Millis now) {
       tracker_->lever(now, presser, out);
     }
   } else if (const auto* flag = std::get_if<drivers::FlagShown>(&sensor)) {
-    tracker_->flag(now, sides_.is_white(flag->side) ? engine::kWhite : engine::kBlack, out);
+    flag_shown(sides_.is_white(flag->side) ? engine::kWhite : engine::kBlack);
   } else if (std::holds_alternative<drivers::BothFlagsShown>(sensor)) {
-    tracker_->both_flags(now, out);
+    flag_shown(std::nullopt);
   } else if (std::holds_alternative<drivers::ClockAbsent>(sensor)) {
     clock_known_ = true;
     clock_running_.reset();

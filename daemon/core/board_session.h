@@ -126,6 +126,15 @@ class BoardSession {
   // until `final`. Returns true when decided.
   bool judge_dump(Millis now, bool final);
   void clock_reading(const drivers::ClockReading& reading, Millis now);
+  // board_session_clock.cpp: a flag waits for the reading that comes with it, and a
+  // forfeit that reading claims against the model's time is proposed, never final.
+  void flag_shown(std::optional<engine::Color> side);  // nullopt: both flags
+  std::optional<engine::Color> contradicted_forfeit(const engine::ClockReading& reading,
+                                                    Millis at) const;
+  void give_reading(Millis at, const engine::ClockReading& reading, engine::GameEvents& out);
+  void propose_forfeit(engine::Color side, Millis at, engine::GameEvents& out);
+  std::array<bool, 2> flags_seen_{};  // by color, since the last reading
+  bool forfeit_proposed_ = false;     // for the contradiction that stands
   void clock_presence(engine::ClockPresence presence, Millis now);
   void restore_clocks(const eboard::v1::Snapshot& snapshot, Millis now);
   // board_session_resume.cpp: the journal's game played again (resume()). While replay_

@@ -109,7 +109,7 @@ void BoardSession::clock_reading(const drivers::ClockReading& reading, Millis no
     return;
   }
   engine::GameEvents out;
-  tracker_->clock_reading(now, r, out);
+  give_reading(now, r, out);
   emit(out);
 }
 
@@ -159,7 +159,7 @@ void BoardSession::end_sync(Millis now, Millis judged_at) {
   restore_published_ = false;
   engine::GameEvents out;
   if (held_reading_) {
-    tracker_->clock_reading(std::max(held_reading_at_, judged_at), *held_reading_, out);
+    give_reading(std::max(held_reading_at_, judged_at), *held_reading_, out);
   }
   held_reading_.reset();
   tracker_->placement(now, placement_, out);
