@@ -8,40 +8,46 @@
 // Latency: for every clock press, from its bytes being written to the pty to the arrival
 // of that ply's moveCompleted on the relay's WebSocket for the board (the relay hands an
 // event to its WebSocket clients as it applies it; clean scripts: press n completes ply
-// n). The broker is stopped in the middle for --outage seconds and started again empty:
-// presses in that window wait for it and are reported apart. At the end each board's
-// PGN at the relay is compared with its daemon's own (/boards/ID.pgn): what differs is
-// lost; an event seen twice on a WebSocket is repeated. The relay's CPU time and peak
-// memory come from /proc.
+// n). An MQTT subscriber in this process also times each moveCompleted as the broker
+// delivers it, which splits the path into press -> broker and broker -> relay client. The
+// broker is stopped in the middle for --outage seconds and started again empty: presses
+// in that window wait for it and are reported apart. At the end each board's PGN at the
+// relay is compared with its daemon's own (/boards/ID.pgn): what differs is lost; a press
+// whose move never reached the relay is missing; an event seen twice on a WebSocket is
+// repeated. CPU time (user + system) of every process while the boards play comes from
+// /proc, this process' threads apart.
+//
+// Exits 1 when anything is lost, missing or repeated, or when nothing could be played (a
+// program not built, a script without presses); 2 for bad arguments.
 //
 //   bench_relay [--daemons D] [--boards B] [--speed X] [--outage S] [--fsync F]
 #include <sys/resource.h>
 
 #include <algorithm>
-#include <atomic>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/websocket.hpp>
 #include <cstdio>
-#include <fstream>
+#include <iostream>
 #include <map>
-#include <memory>
 #include <mutex>
 #include <regex>
-#include <sstream>
 #include <thread>
 
+#include "benchmarks/relay_bench_play.h"
 #include "eboard/v1/json.h"
-#include "simulators/dgt/dgt_emulator.h"
-#include "simulators/dgt/pty_link.h"
-#include "simulators/script/script_reader.h"
 #include "tests/daemon/sinks/broadcast_helpers.h"
 
 namespace {
 
 using namespace eboard::daemon::broadcast_test;
-using Clock = std::chrono::steady_clock;
+using eboard::bench::child_named;
+using eboard::bench::Clock;
+using eboard::bench::machine_jiffies;
+using eboard::bench::process_cpu;
+using eboard::bench::RelayBoard;
+using eboard::bench::slurp;
 namespace v1 = eboard::v1;
 namespace script = eboard::script;
 namespace sim = eboard::sim;
@@ -54,88 +60,16 @@ struct Args {
   std::string fsync = "after-publish";
 };
 
-// One emulated board: its pty, its script's sensor statements, and when each press went out.
-struct Board {
-  std::string id;    // "nNN-bMM"
-  std::string node;  // "nNN"
-  std::unique_ptr<sim::PtyLink> link;
-  std::unique_ptr<sim::DgtEmulator> emulator;
-  std::vector<script::Statement> timed;
-  std::size_t next = 0;
-  std::optional<Clock::time_point> start;
-  std::vector<Clock::time_point> presses;  // press n-1 completes ply n
-  std::string pending;                     // bytes not yet taken by the pty
-};
-
-std::string slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
 
-// Plays every board's script on its pty until all are done (or `stop`), answering the
-// daemons' commands; the one thread owning every master fd.
-void play(std::vector<Board>& boards, double speed, std::atomic<bool>& stop) {
-  std::vector<pollfd> fds(boards.size());
-  for (;;) {
-    const auto now = Clock::now();
-    bool all_done = true;
-    for (Board& b : boards) {
-      if (!b.start && b.emulator->host_has_board()) b.start = now;
-      if (!b.start) {
-        all_done = false;
-        continue;
-      }
-      const auto script_now = std::chrono::duration_cast<script::Millis>((now - *b.start) * speed);
-      while (b.next < b.timed.size() && *b.timed[b.next].at <= script_now) {
-        const script::Statement& s = b.timed[b.next++];
-        const auto bytes = b.emulator->apply(s);
-        b.pending.append(bytes.begin(), bytes.end());
-        if (std::holds_alternative<script::Lever>(s.body)) b.presses.push_back(Clock::now());
-      }
-      const auto tick = b.emulator->advance_clock(script_now);
-      b.pending.append(tick.begin(), tick.end());
-      if (b.next < b.timed.size()) all_done = false;
-    }
-    if (all_done || stop) return;
-    for (std::size_t i = 0; i < boards.size(); ++i) {
-      fds[i] = {boards[i].link->master_fd(),
-                static_cast<short>(POLLIN | (boards[i].pending.empty() ? 0 : POLLOUT)), 0};
-    }
-    ::poll(fds.data(), fds.size(), 5);
-    for (std::size_t i = 0; i < boards.size(); ++i) {
-      Board& b = boards[i];
-      if (fds[i].revents & POLLIN) {
-        std::uint8_t buffer[512];
-        const ssize_t n = ::read(b.link->master_fd(), buffer, sizeof buffer);
-        if (n > 0) {
-          const auto reply =
-              b.emulator->on_host_bytes(std::span(buffer, static_cast<std::size_t>(n)));
-          b.pending.append(reply.begin(), reply.end());
-        }
-      }
-      if (!b.pending.empty()) {
-        const ssize_t n = ::write(b.link->master_fd(), b.pending.data(), b.pending.size());
-        if (n > 0) b.pending.erase(0, static_cast<std::size_t>(n));
-      }
-    }
-  }
-}
-
-struct Arrival {
-  Clock::time_point at;
-  std::uint32_t ply;
-  std::uint32_t seq;
-};
+// When each board's moveCompleted plies first arrived somewhere, by "node/board".
+using Arrivals = std::map<std::string, std::map<std::uint32_t, Clock::time_point>>;
 
 // One WebSocket client per board on the relay, in one thread; records moveCompleted
-// arrivals and every seq seen.
-void watch(std::uint16_t port, const std::vector<Board>& boards, std::atomic<bool>& stop,
-           std::mutex& mutex, std::map<std::string, std::vector<Arrival>>& arrivals,
-           std::map<std::string, std::map<std::uint32_t, int>>& seen) {
+// arrivals and every seq seen. Returns the thread's CPU seconds.
+double watch(std::uint16_t port, const std::vector<RelayBoard>& boards, std::atomic<bool>& stop,
+             std::mutex& mutex, Arrivals& arrivals,
+             std::map<std::string, std::map<std::uint32_t, int>>& seen) {
   namespace beast = boost::beast;
   namespace asio = boost::asio;
   asio::io_context io;
@@ -155,18 +89,15 @@ void watch(std::uint16_t port, const std::vector<Board>& boards, std::atomic<boo
       if (frame.ok() && frame->has_event()) {
         std::lock_guard lock(mutex);
         ++seen[cp->key][frame->event().seq()];
-        if (frame->event().has_move_completed()) {
-          arrivals[cp->key].push_back(
-              {at, frame->event().move_completed().ply(), frame->event().seq()});
-        }
+        if (frame->event().has_move_completed())
+          arrivals[cp->key].try_emplace(frame->event().move_completed().ply(), at);
       }
       read(*cp);
     });
   };
-  for (const Board& b : boards) {
+  for (const RelayBoard& b : boards) {
     auto c = std::make_unique<Client>();
-    c->key = b.node + "/" + b.id;
-    c->ws = std::make_unique<beast::websocket::stream<asio::ip::tcp::socket>>(io);
+    c->key = b.key();
     poll_until(
         [&] {
           beast::error_code error;
@@ -181,22 +112,24 @@ void watch(std::uint16_t port, const std::vector<Board>& boards, std::atomic<boo
     clients.push_back(std::move(c));
   }
   while (!stop) io.run_for(50ms);
+  return eboard::bench::thread_cpu_seconds();
 }
 
-// utime + stime of a process, in seconds; its peak resident memory in KiB.
-std::pair<double, long> cpu_and_peak(pid_t pid) {
-  std::istringstream stat(slurp("/proc/" + std::to_string(pid) + "/stat"));
-  std::string field;
-  double ticks = 0;
-  for (int i = 1; stat >> field; ++i) {
-    if (i == 14 || i == 15) ticks += std::stod(field);
+// The broker's own delivery of each moveCompleted (first arrival per board and ply).
+Arrivals broker_arrivals(Subscriber& subscriber) {
+  Arrivals out;
+  const std::string prefix = "eboard/v1/bench/";
+  const std::string suffix = "/events";
+  for (const auto& m : subscriber.messages()) {
+    if (!m.topic.starts_with(prefix) || !m.topic.ends_with(suffix)) continue;
+    v1::Event event;
+    if (!event.ParseFromString(m.payload) || !event.has_move_completed()) continue;
+    // eboard/v1/bench/<node>/<board>/events -> "<node>/<board>"
+    const std::string key =
+        m.topic.substr(prefix.size(), m.topic.size() - prefix.size() - suffix.size());
+    out[key].try_emplace(event.move_completed().ply(), m.at);
   }
-  long peak = 0;
-  std::istringstream status(slurp("/proc/" + std::to_string(pid) + "/status"));
-  for (std::string line; std::getline(status, line);) {
-    if (line.starts_with("VmHWM:")) peak = std::stol(line.substr(6));
-  }
-  return {ticks / static_cast<double>(::sysconf(_SC_CLK_TCK)), peak};
+  return out;
 }
 
 std::string percentiles(std::vector<double> ms) {
@@ -216,21 +149,137 @@ std::string without_game_id(const std::string& pgn) {
                             "");
 }
 
+[[noreturn]] void usage_error(const std::string& message) {
+  std::cerr << "bench_relay: " << message << "\n";
+  std::exit(2);
+}
+
 Args parse(int argc, char** argv) {
   Args a;
-  for (int i = 1; i + 1 < argc; i += 2) {
+  for (int i = 1; i < argc; i += 2) {
     const std::string k = argv[i];
+    if (k == "--help" || k == "-h") {
+      std::cout << "usage: bench_relay [--daemons D] [--boards B] [--speed X] [--outage S]\n"
+                   "                   [--fsync always|after-publish|interval|never]\n"
+                   "A whole event on this machine: D eboardd x B emulated DGT boards (default\n"
+                   "20 x 10), mosquitto and eboard-relay; latency press -> relay WebSocket,\n"
+                   "nothing lost across a broker restart (BENCHMARKS.md).\n";
+      std::exit(0);
+    }
+    if (i + 1 >= argc) usage_error(k + " needs a value");
     const std::string v = argv[i + 1];
-    if (k == "--daemons")
-      a.daemons = std::stoi(v);
-    else if (k == "--boards")
-      a.boards = std::stoi(v);
-    else if (k == "--speed")
-      a.speed = std::stod(v);
-    else if (k == "--outage")
-      a.outage = std::stod(v);
-    else if (k == "--fsync")
-      a.fsync = v;
+    try {
+      if (k == "--daemons")
+        a.daemons = std::stoi(v);
+      else if (k == "--boards")
+        a.boards = std::stoi(v);
+      else if (k == "--speed")
+        a.speed = std::stod(v);
+      else if (k == "--outage")
+        a.outage = std::stod(v);
+      else if (k == "--fsync")
+        a.fsync = v;
+      else
+        usage_error("unknown option '" + k + "' (see --help)");
+    } catch (const std::logic_error&) {
+      usage_error(k + ": '" + v + "' is not a number");
+    }
+  }
+  if (a.daemons < 1 || a.boards < 1 || a.boards > 99 || !(a.speed > 0) || a.outage < 0)
+    usage_error("--daemons and --boards (1-99) at least 1, --speed above 0, --outage from 0");
+  return a;
+}
+
+// Fails loudly: a program not built would leave nothing to measure.
+void require_programs() {
+  for (const std::string& program : {kBin + "/eboardd", kBin + "/eboard-relay",
+                                     kBin + "/eboard-sim", std::string("/usr/sbin/mosquitto")}) {
+    if (::access(program.c_str(), X_OK) == 0) continue;
+    std::fprintf(stderr,
+                 "bench_relay: %s is missing (cmake --build build --target bench_relay builds "
+                 "eboardd, eboard-relay and eboard-sim; mosquitto is the Debian package)\n",
+                 program.c_str());
+    std::exit(1);
+  }
+}
+
+// The scripts: the corpus' games 1..20, clean; each must have clock presses (nullopt,
+// said on stderr, when one has none).
+std::optional<std::vector<script::ScriptFile>> make_scripts(const std::string& dir,
+                                                            double& longest) {
+  std::vector<script::ScriptFile> scripts;
+  for (int g = 1; g <= 20; ++g) {
+    const std::string path = make_script(dir, "g" + std::to_string(g), g);
+    script::ScriptFile file = script::read_script_file(path);
+    const auto presses = std::count_if(
+        file.statements.begin(), file.statements.end(), [](const script::Statement& s) {
+          return s.at && std::holds_alternative<script::Lever>(s.body);
+        });
+    if (!file.ok() || presses == 0) {
+      std::fprintf(stderr, "bench_relay: %s: %s (eboard-sim script --pgn %s --game %d)\n",
+                   path.c_str(), file.ok() ? "no clock presses" : file.error.c_str(),
+                   kGames.c_str(), g);
+      return std::nullopt;
+    }
+    longest = std::max(longest, script_seconds(path));
+    scripts.push_back(std::move(file));
+  }
+  return scripts;
+}
+
+std::optional<RelayBoard> make_board(const std::string& dir, int d, int k,
+                                     const script::ScriptFile& file) {
+  RelayBoard b;
+  char node[16], id[16];
+  std::snprintf(node, sizeof node, "n%02d", d + 1);
+  std::snprintf(id, sizeof id, "b%02d", k + 1);
+  b.node = node;
+  b.id = id;
+  // The daemon's default time control (5 minutes, as bench_daemon_latency's board).
+  sim::DgtEmulatorOptions options;
+  options.initial_time = std::chrono::seconds(300);
+  b.emulator = std::make_unique<sim::DgtEmulator>(options);
+  for (const auto& s : file.statements) {
+    if (s.at && script::is_sensor(s.body)) b.timed.push_back(s);
+  }
+  if (!b.timed.empty() && std::holds_alternative<script::Placement>(b.timed.front().body))
+    b.emulator->set_placement(std::get<script::Placement>(b.timed.front().body));
+  b.link = std::make_unique<sim::PtyLink>(dir + "/" + b.node + "-" + b.id);
+  if (std::holds_alternative<sim::PtyError>(b.link->open())) {
+    std::fprintf(stderr, "bench_relay: cannot open a pty\n");
+    return std::nullopt;
+  }
+  return b;
+}
+
+std::vector<std::string> daemon_argv(const Args& args, const std::string& dir,
+                                     const std::vector<RelayBoard>& boards, int d,
+                                     std::uint16_t broker_port, std::uint16_t http_port) {
+  const std::string node = boards[static_cast<std::size_t>(d * args.boards)].node;
+  const std::string nd = dir + "/" + node;
+  ::mkdir(nd.c_str(), 0700);
+  std::vector<std::string> a = {kBin + "/eboardd",
+                                "--mqtt",
+                                "127.0.0.1:" + std::to_string(broker_port),
+                                "--mqtt-site",
+                                "bench",
+                                "--mqtt-node",
+                                node,
+                                "--mqtt-keepalive",
+                                "5",
+                                "--journal",
+                                nd + "/journal",
+                                "--journal-fsync",
+                                args.fsync,
+                                "--runtime-dir",
+                                nd,
+                                "--listen",
+                                "unix:" + nd + "/events.sock",
+                                "--http",
+                                "127.0.0.1:" + std::to_string(http_port)};
+  for (int k = 0; k < args.boards; ++k) {
+    const RelayBoard& b = boards[static_cast<std::size_t>(d * args.boards + k)];
+    a.insert(a.end(), {"--board", b.id + "=dgt:" + dir + "/" + b.node + "-" + b.id});
   }
   return a;
 }
@@ -239,179 +288,193 @@ Args parse(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   const Args args = parse(argc, argv);
+  require_programs();
   std::printf("load average at start: %s", slurp("/proc/loadavg").c_str());
   const std::string dir = temp_dir("relaybench");
   ::mkdir((dir + "/broker").c_str(), 0700);
   Broker broker(dir + "/broker", free_tcp_port(), Broker::Persistence::kOff);
   if (!broker.start()) return 1;
 
-  // Scripts: the corpus' games 1..20, clean, reused round-robin.
-  std::vector<std::string> scripts;
-  for (int g = 1; g <= 20; ++g) scripts.push_back(make_script(dir, "g" + std::to_string(g), g));
-  std::vector<Board> boards;
+  double longest = 0;  // the longest script's time; the broker goes away in its middle
+  // Failures return from main, so that the broker's Child stops it.
+  const auto scripts = make_scripts(dir, longest);
+  if (!scripts) return 1;
+  std::vector<RelayBoard> boards;
   for (int d = 0; d < args.daemons; ++d) {
     for (int k = 0; k < args.boards; ++k) {
-      Board b;
-      char node[16], id[16];
-      std::snprintf(node, sizeof node, "n%02d", d + 1);
-      std::snprintf(id, sizeof id, "b%02d", k + 1);
-      b.node = node;
-      b.id = id;
-      const std::string path = scripts[boards.size() % scripts.size()];
-      const script::ScriptFile file = script::read_script_file(path);
-      // The daemon's default time control (5 minutes, as bench_daemon_latency's board).
-      sim::DgtEmulatorOptions options;
-      options.initial_time = std::chrono::seconds(300);
-      b.emulator = std::make_unique<sim::DgtEmulator>(options);
-      for (const auto& s : file.statements) {
-        if (s.at && script::is_sensor(s.body)) b.timed.push_back(s);
-      }
-      if (!b.timed.empty() && std::holds_alternative<script::Placement>(b.timed.front().body))
-        b.emulator->set_placement(std::get<script::Placement>(b.timed.front().body));
-      b.link = std::make_unique<sim::PtyLink>(dir + "/" + b.node + "-" + b.id);
-      if (std::holds_alternative<sim::PtyError>(b.link->open())) return 1;
-      boards.push_back(std::move(b));
+      auto board = make_board(dir, d, k, (*scripts)[boards.size() % scripts->size()]);
+      if (!board) return 1;
+      boards.push_back(std::move(*board));
     }
   }
   std::vector<std::unique_ptr<Child>> daemons;
   std::vector<std::uint16_t> http_ports;
   for (int d = 0; d < args.daemons; ++d) {
-    const std::string node = boards[static_cast<std::size_t>(d * args.boards)].node;
-    const std::string nd = dir + "/" + node;
-    ::mkdir(nd.c_str(), 0700);
     http_ports.push_back(free_tcp_port());
-    std::vector<std::string> a = {kBin + "/eboardd",
-                                  "--mqtt",
-                                  "127.0.0.1:" + std::to_string(broker.port()),
-                                  "--mqtt-site",
-                                  "bench",
-                                  "--mqtt-node",
-                                  node,
-                                  "--mqtt-keepalive",
-                                  "5",
-                                  "--journal",
-                                  nd + "/journal",
-                                  "--journal-fsync",
-                                  args.fsync,
-                                  "--runtime-dir",
-                                  nd,
-                                  "--listen",
-                                  "unix:" + nd + "/events.sock",
-                                  "--http",
-                                  "127.0.0.1:" + std::to_string(http_ports.back())};
-    for (int k = 0; k < args.boards; ++k) {
-      const Board& b = boards[static_cast<std::size_t>(d * args.boards + k)];
-      a.insert(a.end(), {"--board", b.id + "=dgt:" + dir + "/" + b.node + "-" + b.id});
-    }
-    daemons.push_back(std::make_unique<Child>(a));
+    daemons.push_back(std::make_unique<Child>(
+        daemon_argv(args, dir, boards, d, broker.port(), http_ports.back())));
   }
   const std::uint16_t relay_port = free_tcp_port();
   Child relay({kBin + "/eboard-relay", "--mqtt", "127.0.0.1:" + std::to_string(broker.port()),
                "--site", "bench", "--http", "127.0.0.1:" + std::to_string(relay_port)});
-  if (!relay.wait_for_stderr("http: serving on", 20s)) return 1;
-  const auto [cpu0, peak0] = cpu_and_peak(relay.pid());
-  (void)peak0;
+  if (!relay.wait_for_stderr("http: serving on", 20s)) {
+    std::fprintf(stderr, "bench_relay: eboard-relay did not start: %s\n", relay.err().c_str());
+    return 1;
+  }
+  // Children log to pipes: read them now and then so that none blocks on a full one (each
+  // look waits up to 50 ms for output, so a round takes up to a second).
+  const auto drain = [&] {
+    const auto nothing = [](const std::string&, const std::string&) { return false; };
+    for (auto& d : daemons) d->wait_for(nothing, 1ms);
+    relay.wait_for(nothing, 1ms);
+  };
+  Subscriber timing(broker.port(), "eboard/v1/bench/+/+/events", "bench-relay-timing");
 
   std::atomic<bool> stop_play{false};
   std::atomic<bool> stop_watch{false};
+  std::atomic<bool> played_all{false};
   std::mutex mutex;
-  std::map<std::string, std::vector<Arrival>> arrivals;
+  Arrivals arrivals;
   std::map<std::string, std::map<std::uint32_t, int>> seen;
   // The relay knows a board once its daemon published the retained state.
   poll_until(
       [&] {
+        drain();
         return http_get(relay_port, "/").body.find("b" + std::to_string(args.boards)) !=
                std::string::npos;
       },
       60s);
-  std::thread watcher([&] { watch(relay_port, boards, stop_watch, mutex, arrivals, seen); });
+  double watch_cpu = 0;
+  std::thread watcher(
+      [&] { watch_cpu = watch(relay_port, boards, stop_watch, mutex, arrivals, seen); });
+  const auto cpu_of = [&] {
+    double sum = 0;
+    for (auto& d : daemons) sum += process_cpu(d->pid()).cpu;
+    return sum;
+  };
+  const double daemons0 = cpu_of();
+  const double relay0 = process_cpu(relay.pid()).cpu;
+  double broker_cpu = -process_cpu(child_named("mosquitto")).cpu;
+  const auto machine0 = machine_jiffies();
   const auto started = Clock::now();
-  std::thread player([&] { play(boards, args.speed, stop_play); });
+  eboard::bench::PlayStats play_stats;
+  Clock::time_point played;
+  std::thread player([&] {
+    play_stats = eboard::bench::play(boards, args.speed, stop_play);
+    played = Clock::now();
+    played_all = !stop_play;
+  });
 
-  // The longest script's wall time; the broker goes away in its middle.
-  double longest = 0;
-  for (const auto& s : scripts) longest = std::max(longest, script_seconds(s));
-  const auto middle = started + std::chrono::duration_cast<Clock::duration>(
-                                    std::chrono::duration<double>(longest / args.speed / 2));
-  while (Clock::now() < middle) {
-    for (auto& d : daemons)
-      d->wait_for([](const std::string&, const std::string&) { return false; }, 1ms);
-    relay.wait_for([](const std::string&, const std::string&) { return false; }, 1ms);
-    std::this_thread::sleep_for(200ms);
-  }
+  const auto wait_until = [&](Clock::time_point until, const std::atomic<bool>* done) {
+    while (Clock::now() < until && !(done && *done)) {
+      drain();
+      std::this_thread::sleep_for(50ms);
+    }
+  };
+  wait_until(started + std::chrono::duration_cast<Clock::duration>(
+                           std::chrono::duration<double>(longest / args.speed / 2)),
+             nullptr);
+  broker_cpu += process_cpu(child_named("mosquitto")).cpu;
   broker.stop();
   const auto down = Clock::now();
-  std::this_thread::sleep_for(std::chrono::duration<double>(args.outage));
+  wait_until(down + std::chrono::duration_cast<Clock::duration>(
+                        std::chrono::duration<double>(args.outage)),
+             nullptr);
   broker.start();
   const auto up = Clock::now();
+  // A board that never starts (its daemon did not come up) must not hold the run forever.
+  wait_until(started + std::chrono::duration_cast<Clock::duration>(
+                           std::chrono::duration<double>(longest / args.speed + 120)),
+             &played_all);
+  stop_play = true;
   player.join();
-  const auto played = Clock::now();
-  std::printf("played: %.0f s, broker down %.1f s in the middle\n", seconds(played - started),
+  const double daemons_cpu = cpu_of() - daemons0;
+  const double relay_cpu = process_cpu(relay.pid()).cpu - relay0;
+  broker_cpu += process_cpu(child_named("mosquitto")).cpu;
+  const auto machine1 = machine_jiffies();
+  std::printf("played: %.0f s%s, broker down %.1f s in the middle\n", seconds(played - started),
+              played_all ? "" : " (stopped: not every board finished its script)",
               seconds(up - down));
 
   // Settle: every board's PGN at the relay equal to its daemon's.
   std::size_t equal = 0;
-  std::size_t lost_moves = 0;
   poll_until(
       [&] {
-        for (auto& d : daemons)
-          d->wait_for([](const std::string&, const std::string&) { return false; }, 1ms);
-        relay.wait_for([](const std::string&, const std::string&) { return false; }, 1ms);
+        drain();
         equal = 0;
         for (std::size_t i = 0; i < boards.size(); ++i) {
           const std::uint16_t port = http_ports[i / static_cast<std::size_t>(args.boards)];
           const std::string truth = http_get(port, "/boards/" + boards[i].id + ".pgn").body;
-          const std::string got =
-              http_get(relay_port, "/boards/" + boards[i].node + "/" + boards[i].id + ".pgn").body;
+          const std::string got = http_get(relay_port, "/boards/" + boards[i].key() + ".pgn").body;
           equal += !truth.empty() && without_game_id(truth) == without_game_id(got);
         }
         return equal == boards.size();
       },
       60s);
-  const auto [cpu1, peak1] = cpu_and_peak(relay.pid());
+  const auto relay_end = process_cpu(relay.pid());
   stop_watch = true;
   watcher.join();
+  const Arrivals at_broker = broker_arrivals(timing);
 
-  std::vector<double> steady, during;
+  std::vector<double> steady, during, to_broker, broker_to_relay;
   std::size_t presses = 0, matched = 0, repeats = 0;
-  for (const Board& b : boards) {
-    const std::string key = b.node + "/" + b.id;
+  std::vector<std::string> missing;
+  for (const RelayBoard& b : boards) {
     presses += b.presses.size();
-    std::map<std::uint32_t, Clock::time_point> first;
-    for (const Arrival& a : arrivals[key]) first.try_emplace(a.ply, a.at);
-    for (const auto& [seq, n] : seen[key]) repeats += static_cast<std::size_t>(n - 1);
+    for (const auto& [seq, n] : seen[b.key()]) repeats += static_cast<std::size_t>(n - 1);
+    const auto& relayed = arrivals[b.key()];
+    const auto broker_it = at_broker.find(b.key());
     for (std::size_t p = 0; p < b.presses.size(); ++p) {
-      const auto found = first.find(static_cast<std::uint32_t>(p + 1));
-      if (found == first.end()) continue;
+      const auto ply = static_cast<std::uint32_t>(p + 1);
+      const auto found = relayed.find(ply);
+      if (found == relayed.end()) {
+        missing.push_back(b.key() + " press " + std::to_string(ply) + " of " +
+                          std::to_string(b.presses.size()));
+        continue;
+      }
       ++matched;
       const double ms = seconds(found->second - b.presses[p]) * 1000;
       const bool affected = b.presses[p] >= down - 1s && b.presses[p] <= up + 2s;
       (affected ? during : steady).push_back(ms);
+      if (affected || broker_it == at_broker.end()) continue;
+      const auto via = broker_it->second.find(ply);
+      if (via == broker_it->second.end()) continue;
+      to_broker.push_back(seconds(via->second - b.presses[p]) * 1000);
+      broker_to_relay.push_back(seconds(found->second - via->second) * 1000);
     }
   }
-  for (std::size_t i = 0; i < boards.size(); ++i) {
-    const std::string got =
-        http_get(relay_port, "/boards/" + boards[i].node + "/" + boards[i].id + ".pgn").body;
-    std::size_t n = 0;
-    for (auto p = got.find("[%clk"); p != std::string::npos; p = got.find("[%clk", p + 1)) ++n;
-    if (n < boards[i].presses.size()) lost_moves += boards[i].presses.size() - n;
-  }
+  const double wall = seconds(played - started);
+  const auto share = [&](double cpu) { return 100 * cpu / wall; };
   std::printf("boards: %zu on %d daemons; presses %zu, moves seen at the relay %zu\n",
               boards.size(), args.daemons, presses, matched);
   std::printf("latency press -> relay (outside the outage): %s\n", percentiles(steady).c_str());
+  std::printf("  of which press -> broker subscriber: %s\n", percentiles(to_broker).c_str());
+  std::printf("  and broker subscriber -> relay client: %s\n",
+              percentiles(broker_to_relay).c_str());
   std::printf("latency of presses within the outage (waiting for the broker): %s\n",
               percentiles(during).c_str());
   std::printf(
       "after the broker restart: %zu of %zu boards' PGN equal to the daemon's; %zu moves "
       "missing at the relay; %zu events repeated to the relay's clients\n",
-      equal, boards.size(), lost_moves, repeats);
+      equal, boards.size(), missing.size(), repeats);
+  for (std::size_t i = 0; i < missing.size() && i < 10; ++i)
+    std::printf("  missing: %s\n", missing[i].c_str());
+  std::printf(
+      "CPU while playing (%.0f s, %% of one core): daemons %.1f%%, broker %.1f%%, relay %.1f%%, "
+      "emulators %.1f%% (%llu passes), relay clients %.1f%%; machine busy %.0f%% of %ld cores\n",
+      wall, share(daemons_cpu), share(broker_cpu), share(relay_cpu), share(play_stats.cpu_seconds),
+      static_cast<unsigned long long>(play_stats.passes), share(watch_cpu),
+      100 * (machine1.first - machine0.first) / (machine1.second - machine0.second),
+      ::sysconf(_SC_NPROCESSORS_ONLN));
   std::printf("relay: %.1f s CPU over %.0f s (%.1f%% of one core), peak RSS %.1f MiB\n",
-              cpu1 - cpu0, seconds(Clock::now() - started),
-              100 * (cpu1 - cpu0) / seconds(Clock::now() - started),
-              static_cast<double>(peak1) / 1024);
+              relay_end.cpu - relay0, seconds(Clock::now() - started),
+              100 * (relay_end.cpu - relay0) / seconds(Clock::now() - started),
+              static_cast<double>(relay_end.peak_kib) / 1024);
   std::printf("load average at the end: %s", slurp("/proc/loadavg").c_str());
   const std::string page = http_get(relay_port, "/").body;
   std::smatch m;
   if (std::regex_search(page, m, std::regex("fan-in: [^<]*"))) std::printf("%s\n", m.str().c_str());
-  return equal == boards.size() ? 0 : 1;
+  const bool whole =
+      presses > 0 && played_all && equal == boards.size() && missing.empty() && repeats == 0;
+  return whole ? 0 : 1;
 }
