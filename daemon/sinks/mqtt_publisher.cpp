@@ -20,6 +20,12 @@ constexpr int kQos = 1;
 constexpr auto kMiscPeriod = std::chrono::milliseconds(500);
 // State and PGN are superseding data: coalesce bursts into one retained message each.
 constexpr auto kFlushDelay = std::chrono::milliseconds(20);
+// The acknowledged seqs reach their file at most this often: each save is a new file
+// renamed over the old one (a metadata write, and ext4 starts the new file's writeback on
+// the rename), which at one save per flush cost a busy daemon more than its events did.
+// Losing the latest second of acknowledgements in a crash only means those events are
+// sent again (consumers drop repeats).
+constexpr auto kAckedSaveInterval = std::chrono::seconds(1);
 
 }  // namespace
 
@@ -35,6 +41,7 @@ MqttPublisher::MqttPublisher(asio::io_context& io, const EventHub& hub, MqttOpti
       misc_timer_(io),
       flush_timer_(io),
       replay_timer_(io),
+      acked_timer_(io),
       boards_(hub.board_count()) {
   mosquitto_lib_init();
   for (std::size_t b = 0; b < boards_.size(); ++b) boards_[b].delivered = hub.last_seq(b);
@@ -254,6 +261,7 @@ void MqttPublisher::acknowledged(int mid) {
     board.in_flight.pop_front();
     acked_dirty_ = true;
   }
+  if (acked_dirty_) arm_acked_save();
   while (!board.recent.empty() && board.recent.front().first <= board.acked)
     board.recent.pop_front();
   arm_flush();
@@ -487,6 +495,16 @@ void MqttPublisher::arm_flush() {
       for (std::size_t b = 0; b < boards_.size(); ++b) publish_retained(b);
       watch_write();
     }
+  });
+}
+
+void MqttPublisher::arm_acked_save() {
+  if (acked_save_armed_) return;
+  acked_save_armed_ = true;
+  acked_timer_.expires_after(kAckedSaveInterval);
+  acked_timer_.async_wait([this](const boost::system::error_code& error) {
+    if (error) return;  // shut down: shutdown() and the destructor save
+    acked_save_armed_ = false;
     if (acked_dirty_) save_acked();
   });
 }
@@ -502,6 +520,7 @@ void MqttPublisher::shutdown() {
   stopped_ = true;
   reconnect_timer_.cancel();
   replay_timer_.cancel();
+  acked_timer_.cancel();
   resolver_.cancel();
   save_acked();
 }

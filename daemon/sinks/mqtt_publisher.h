@@ -9,7 +9,8 @@
 //
 // Nothing is lost while the broker is away: the journal is the offline buffer. For each
 // board we remember the highest sequence number up to which the broker acknowledged
-// every event (PUBACK), persist it next to the journals, and after any (re)connect -
+// every event (PUBACK), persist it next to the journals (at most once a second: a crash
+// then costs a second of events sent twice, never a lost one), and after any (re)connect -
 // also after a daemon restart - publish again from the one after it. Events sent but not
 // acknowledged when the link broke are sent again, so a consumer may see a (board, seq)
 // twice and drops the duplicate (docs/interfaces.md §4). At most kWindow events are handed to
@@ -114,6 +115,7 @@ class MqttPublisher {
   void watch_write();
   void arm_misc();
   void arm_flush();
+  void arm_acked_save();
   void pump();
   bool publish_event(std::size_t board, std::uint32_t seq, const std::string& bytes);
   bool publish_replayed(std::size_t board);
@@ -142,6 +144,7 @@ class MqttPublisher {
   boost::asio::steady_timer misc_timer_;
   boost::asio::steady_timer flush_timer_;
   boost::asio::steady_timer replay_timer_;
+  boost::asio::steady_timer acked_timer_;
   drivers::Backoff backoff_{std::chrono::milliseconds(100), std::chrono::milliseconds(4000)};
   std::vector<Board> boards_;
   std::map<int, std::pair<std::size_t, std::uint32_t>> mids_;  // mid -> board, seq
@@ -153,6 +156,7 @@ class MqttPublisher {
   bool reading_ = false;
   bool writing_ = false;
   bool flush_armed_ = false;
+  bool acked_save_armed_ = false;
   bool acked_dirty_ = false;
   bool stopped_ = false;
   bool lost_reported_ = false;
