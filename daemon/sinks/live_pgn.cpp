@@ -32,6 +32,36 @@ void put(std::vector<engine::PgnTag>& tags, const std::string& name, const std::
   tags.emplace_back(name, value);
 }
 
+// A clock update changes only the WhiteClock/BlackClock tag lines, and a clock event
+// comes every second a clock runs: with one record those two lines are rewritten in
+// `text`, which is what writing the whole game again (every move replayed for its SAN)
+// gives. Tag lines are unambiguous in the header: a tag value never holds a line break.
+// True when the text changed.
+bool retag_clocks(std::string& text, const engine::PgnRecorder& recorder, const std::string& white,
+                  const std::string& black) {
+  const std::size_t header_end = text.find("\n\n");
+  bool changed = false;
+  for (const auto& [name, value] :
+       {std::pair{"WhiteClock", &white}, std::pair{"BlackClock", &black}}) {
+    const std::string start = std::string("[") + name + " \"";
+    std::size_t at = text.starts_with(start) ? 0 : text.find("\n" + start);
+    if (recorder.records() != 1 || header_end == std::string::npos || at == std::string::npos ||
+        at > header_end) {
+      std::string whole = recorder.text();  // several records: each has its header
+      if (whole == text) return changed;
+      text = std::move(whole);
+      return true;
+    }
+    if (at != 0) ++at;
+    const std::size_t end = text.find('\n', at);
+    const std::string line = start + *value + "\"]";
+    if (text.compare(at, end - at, line) == 0) continue;
+    text.replace(at, end - at, line);
+    changed = true;
+  }
+  return changed;
+}
+
 }  // namespace
 
 std::string clock_tag_value(int ms) {
@@ -110,13 +140,10 @@ bool LivePgn::apply(const v1::Event& event) {
       set_clocks(completed.white_ms(), completed.black_ms());
       break;
     }
-    case v1::Event::kClock: {
+    case v1::Event::kClock:
       if (!recorder_.started() || ended_) return false;
-      const std::string before = text_;
       set_clocks(event.clock().white_ms(), event.clock().black_ms());
-      text_ = recorder_.text();
-      return text_ != before;
-    }
+      return retag_clocks(text_, recorder_, tag("WhiteClock"), tag("BlackClock"));
     case v1::Event::kIllegalMoveCompleted:
       recorder_.illegal_completed(color_of(event.illegal_move_completed().side()),
                                   event.illegal_move_completed().uci());

@@ -2,7 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
+#include "engine/board/fen.h"
+#include "engine/board/notation.h"
 #include "engine/game/pgn.h"
+#include "engine/game/pgn_recorder.h"
 
 namespace eboard::daemon {
 namespace {
@@ -187,6 +193,77 @@ TEST(LivePgn, APairingsNamesAndRoundAreKept) {
   EXPECT_EQ(tag_line(pgn.text(), "GameId"), "b1-0");
 }
 
+// A clock event rewrites only the clock tags of the text; the result must be what writing
+// the whole game again gives. The oracle is engine::PgnRecorder fed the same game with
+// the same tags (a pairing that names everything, so LivePgn adds none), written whole
+// after every event; the games are real ones of the corpus, a clock event after each move.
+TEST(LivePgn, AClockUpdateGivesTheTextOfTheWholeGameWrittenAgain) {
+  std::ifstream in(std::string(EBOARD_SHARED_DIR) + "/data/pgn/candidates_matches_1950-2022.pgn");
+  std::stringstream file;
+  file << in.rdbuf();
+  std::string text = file.str();
+  std::size_t end = 0;
+  for (int g = 0; g < 4 && end != std::string::npos; ++g) end = text.find("\n[Event ", end + 1);
+  auto games = engine::read_pgn(text.substr(0, end), "candidates.pgn");
+  ASSERT_TRUE(games.ok()) << games.error();
+  ASSERT_EQ(games->size(), 4u);
+  for (const engine::PgnGame& game : *games) {
+    std::vector<engine::PgnTag> tags = {{"White", *game.tag("White")},
+                                        {"Black", *game.tag("Black")},
+                                        {"Round", "1.3"},
+                                        {"Board", "3"},
+                                        {"GameId", "g-1"},
+                                        {"WhiteClock", "0:05:00"},
+                                        {"BlackClock", "0:05:00"}};
+    v1::Event start;
+    start.set_visibility(v1::VISIBILITY_PUBLIC);
+    start.mutable_game_started()->set_fen(engine::to_fen(game.start));
+    start.mutable_game_started()->set_time_control("300");
+    start.mutable_game_started()->set_white_ms(300'000);
+    start.mutable_game_started()->set_black_ms(300'000);
+    for (const auto& [name, value] : tags) {
+      auto* t = start.mutable_game_started()->add_tags();
+      t->set_name(name);
+      t->set_value(value);
+    }
+    LivePgn pgn("b3");
+    engine::PgnRecorder oracle;
+    ASSERT_TRUE(pgn.apply(start));
+    oracle.start(tags, "300", engine::to_fen(game.start));
+    ASSERT_EQ(pgn.text(), oracle.text());
+    engine::Position pos = game.start;
+    int white_ms = 300'000;
+    int black_ms = 300'000;
+    for (std::size_t i = 0; i < game.moves.size(); ++i) {
+      const bool white = pos.side_to_move() == engine::kWhite;
+      pos.make(game.moves[i]);
+      (white ? white_ms : black_ms) -= 1'700;
+      v1::Event m = move(static_cast<int>(i + 1), engine::to_uci(game.moves[i]).c_str(),
+                         engine::to_fen(pos).c_str(), white_ms, black_ms);
+      ASSERT_TRUE(pgn.apply(m));
+      oracle.move(engine::to_uci(game.moves[i]), engine::to_fen(pos),
+                  std::chrono::milliseconds(white ? white_ms : black_ms));
+      oracle.set_tag("WhiteClock", clock_tag_value(white_ms));
+      oracle.set_tag("BlackClock", clock_tag_value(black_ms));
+      ASSERT_EQ(pgn.text(), oracle.text()) << "after move " << i + 1;
+      // The next mover's clock runs: one update that shows, one within the same second.
+      for (const int spent : {1'000, 300}) {
+        (white ? black_ms : white_ms) -= spent;
+        v1::Event clock;
+        clock.set_visibility(v1::VISIBILITY_PUBLIC);
+        clock.mutable_clock()->set_white_ms(white_ms);
+        clock.mutable_clock()->set_black_ms(black_ms);
+        const std::string before = pgn.text();
+        const bool changed = pgn.apply(clock);
+        oracle.set_tag("WhiteClock", clock_tag_value(white_ms));
+        oracle.set_tag("BlackClock", clock_tag_value(black_ms));
+        ASSERT_EQ(pgn.text(), oracle.text()) << "after move " << i + 1 << ", clock " << spent;
+        EXPECT_EQ(changed, pgn.text() != before);
+      }
+    }
+  }
+}
+
 // The record after an illegal move that stood is a game of its own for lichess: its own id.
 TEST(LivePgn, ARecordAfterAnIllegalMoveHasItsOwnGameId) {
   LivePgn pgn("b1");
@@ -200,11 +277,21 @@ TEST(LivePgn, ARecordAfterAnIllegalMoveHasItsOwnGameId) {
   stood.mutable_illegal_move_stood()->set_fen(
       "rnb1kbnr/pppppppp/8/8/3qP3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2");
   ASSERT_TRUE(pgn.apply(stood));
+  // A clock update reaches every record's header.
+  v1::Event clock;
+  clock.set_visibility(v1::VISIBILITY_PUBLIC);
+  clock.mutable_clock()->set_white_ms(170'000);
+  clock.mutable_clock()->set_black_ms(160'000);
+  ASSERT_TRUE(pgn.apply(clock));
   auto games = engine::read_pgn(pgn.text(), "live.pgn");
   ASSERT_TRUE(games.ok()) << games.error();
   ASSERT_EQ(games->size(), 2u);
   EXPECT_EQ(*games->at(0).tag("GameId"), "b1-5");
   EXPECT_EQ(*games->at(1).tag("GameId"), "b1-5-2");
+  for (const auto& game : *games) {
+    EXPECT_EQ(*game.tag("WhiteClock"), "0:02:50");
+    EXPECT_EQ(*game.tag("BlackClock"), "0:02:40");
+  }
 }
 
 }  // namespace
