@@ -272,13 +272,17 @@ void RelayHttp::on_event(const BoardKey& key, const v1::Event& event) {
   if (event.visibility() != v1::VISIBILITY_PUBLIC || sessions_.empty()) return;
   const auto found = board_index_.find(key);
   if (found == board_index_.end()) return;
+  // The board's clients only, picked first: a send may drop a client, which leaves
+  // sessions_ (and copying the whole list for every event cost more than the sends).
+  std::vector<std::shared_ptr<WsClient>> clients;
+  for (const auto& session : sessions_) {
+    if (session->wants(found->second, event)) clients.push_back(session);
+  }
+  if (clients.empty()) return;
   v1::Frame frame;
   *frame.mutable_event() = event;
   const auto json = std::make_shared<const std::string>(proto::to_json_line(frame));
-  const auto sessions = sessions_;
-  for (const auto& session : sessions) {
-    if (session->wants(found->second, event)) session->send(json);
-  }
+  for (const auto& client : clients) client->send(json);
 }
 
 }  // namespace eboard::daemon
