@@ -64,7 +64,6 @@ BoardSession::BoardSession(std::string board_id, GameSetup setup, drivers::White
 // one game); the old tracker, which points at the old arbiter, goes first.
 void BoardSession::new_tracker(engine::TrackerConfig config) {
   tracker_.reset();
-  proposals_.clear();
   arbiter_.emplace();
   config.clock = presence_;
   tracker_.emplace(std::move(config), &*arbiter_);
@@ -92,6 +91,7 @@ std::uint32_t BoardSession::publish_event(v1::Event event) {
 
 void BoardSession::emit(engine::GameEvents& events) {
   if (replay_) return replayed(events);  // the journal has them already
+  std::optional<Millis> ended_at;
   for (const engine::GameEvent& e : events) {
     if (e.kind == engine::GameEventKind::kGameStarted) {
       if (suppress_started_) {
@@ -117,9 +117,19 @@ void BoardSession::emit(engine::GameEvents& events) {
     const std::uint32_t seq = publish_event(std::move(event));
     // A ruling names a proposal by this seq (`Ruling.seq`): the arbiter learns it here.
     if (e.proposal != 0) tracker_->published(e, seq);
-    note_proposal(e, seq);
+    ended_at = game_over_at(e, ended_at);
   }
   events.clear();
+  if (ended_at) arbiter_->game_over(*ended_at);
+  publish_withdrawals();
+}
+
+// A final gameEnded, whichever part of the engine ended the game (the tracker's checkmate,
+// the arbiter's set result): nothing is left open for the arbiter after it.
+std::optional<Millis> BoardSession::game_over_at(const engine::GameEvent& e,
+                                                 std::optional<Millis> before) {
+  if (e.kind == engine::GameEventKind::kGameEnded && !e.proposed) return Millis(e.at_ms);
+  return before;
 }
 
 void BoardSession::device_status(v1::DeviceRole role, v1::DeviceState state,

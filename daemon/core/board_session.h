@@ -90,6 +90,9 @@ class BoardSession {
   void advance(Millis now);
   std::optional<Millis> next_deadline() const;
   eboard::v1::Ack command(const eboard::v1::Command& command, Millis now);
+  // After command(): the seqs of the proposal a ruling settled (CommandApplied.ruled_seqs),
+  // empty for any other command.
+  const std::vector<std::uint32_t>& ruled_seqs() const { return ruled_seqs_; }
 
   // The clock's setting after an arbiter's correction (add time, set clock, pause,
   // resume): the model's times on the clock's sides and the side to run, for a hardware
@@ -98,7 +101,8 @@ class BoardSession {
   std::optional<drivers::ClockSetAndRun> clock_setting(Millis now) const;
 
   // The decisions of the current game waiting for the arbiter, oldest first, each under
-  // the seq a ruling names (eboard-ctl proposals; frame.proto StatusRequest).
+  // the seq a ruling names (eboard-ctl proposals; frame.proto StatusRequest): the engine's
+  // own record of them (RulesArbiter::proposals), not a reading of the published events.
   std::vector<eboard::v1::Proposal> open_proposals() const;
 
   const std::string& board_id() const { return board_id_; }
@@ -152,6 +156,8 @@ class BoardSession {
   std::optional<Replay> replay_;
   Millis resume_at_{0};
   std::optional<Error> start_game(const GameSetup& setup, Millis now);
+  std::optional<Error> new_game(const eboard::v1::NewGame& command, Millis now);
+  void keep_white_side(const eboard::v1::NewGame& command);
   eboard::v1::Ack run_action(const eboard::v1::Command& command, Millis now);
 
   std::string board_id_;
@@ -180,24 +186,16 @@ class BoardSession {
   bool clock_known_ = false;
   Codes placement_{};
   bool placement_known_ = false;
-  std::uint32_t first_seq_ = 0;  // first seq published during the current command
-  // The arbiter's proposals of the current game (docs/rules.md §0 authority rule), by the
-  // tracker's handle, with the seqs they were published under: a ruling that names no
-  // open one is answered with an error instead of an ok that changed nothing. The engine
-  // has no query for its open proposals, so this is kept from the events: an opening
-  // event carries `proposal`, a settling one `proposal_seq`. A proposal that lapses
-  // inside the engine (an illegal move's claim window closing) is found out when a
-  // ruling on it settles nothing.
-  struct OpenProposal {
-    std::vector<std::uint32_t> seqs;
-    bool game_end = false;  // rejecting a proposed result emits nothing by design
-    bool settled = false;
-    eboard::v1::Proposal shown;  // what open_proposals() reports, from the opening event
-  };
-  std::map<std::uint32_t, OpenProposal> proposals_;
-  void note_proposal(const engine::GameEvent& e, std::uint32_t seq);
-  std::optional<eboard::v1::Ack> check_ruling(const engine::OperatorAction& a,
-                                              OpenProposal*& target);
+  std::uint32_t first_seq_ = 0;            // first seq published during the current command
+  std::vector<std::uint32_t> ruled_seqs_;  // the current command's ruling settled these
+  // The arbiter's proposals are the engine's (RulesArbiter::proposals): a ruling is checked
+  // against them first, so that one naming a settled or withdrawn proposal is refused with
+  // the reason instead of an ok that changed nothing; each withdrawal is published as a
+  // proposalWithdrawn once the batch that caused it is (a superseding proposal has its seq).
+  std::optional<eboard::v1::Ack> check_ruling(const engine::OperatorAction& a) const;
+  void publish_withdrawals();
+  static std::optional<Millis> game_over_at(const engine::GameEvent& e,
+                                            std::optional<Millis> before);
   std::string resume_warning_;
   drivers::ClockSetting clock_setting_ = drivers::ClockSetting::kAuto;
   engine::ClockPresence presence_ = engine::ClockPresence::kConnected;

@@ -1,6 +1,7 @@
 // BoardSession's control side: the Commands of docs/interfaces.md §4 (new game, arbiter
 // actions, claims, rulings, promotion choices) checked, mapped to the tracker's operator
-// actions and answered with an ack; and the proposals a ruling may name.
+// actions and answered with an ack (the proposals a ruling may name:
+// board_session_proposals.cpp).
 #include <algorithm>
 
 #include "daemon/core/board_session.h"
@@ -59,54 +60,6 @@ const char* claim_word(v1::ClaimKind kind) {
   }
 }
 
-// "threefold claim", and once the engine has judged it "threefold claim: correct" or
-// "...: incorrect (+120 s to black)" (claimDecided with `proposed`).
-std::string claim_text(const engine::GameEvent& e) {
-  static constexpr const char* kWords[] = {"illegal-move", "threefold",     "fifty",
-                                           "flag",         "qpf",           "setup",
-                                           "orientation",  "clock-setting", "agreement"};
-  std::string text = std::string(kWords[int(e.claim_kind)]) + " claim";
-  if (e.kind != engine::GameEventKind::kClaimDecided) return text;
-  text += e.accepted ? ": correct" : ": incorrect";
-  if (e.amount_ms > 0 && e.side) {
-    text += " (+" + std::to_string(e.amount_ms / 1000) + " s to " +
-            (*e.side == engine::kWhite ? "black" : "white") + ")";
-  }
-  return text;
-}
-
-// What a proposal's opening event says, as open_proposals() shows it.
-v1::Proposal shown_proposal(const engine::GameEvent& e, std::uint32_t seq,
-                            const std::string& board_id) {
-  v1::Proposal p;
-  p.set_seq(seq);
-  p.set_board_id(board_id);
-  p.set_at_ms(static_cast<std::int32_t>(e.at_ms));
-  p.set_description(e.description);
-  if (e.side) p.set_side(*e.side == engine::kWhite ? v1::SIDE_WHITE : v1::SIDE_BLACK);
-  switch (e.kind) {
-    case engine::GameEventKind::kGameEnded:
-      p.set_kind(v1::PROPOSAL_KIND_RESULT);
-      p.set_result(e.result);
-      p.set_termination(v1::Termination(int(e.termination) + 1));
-      p.set_side(e.result == "1-0"   ? v1::SIDE_WHITE
-                 : e.result == "0-1" ? v1::SIDE_BLACK
-                                     : v1::SIDE_UNSPECIFIED);
-      break;
-    case engine::GameEventKind::kDeadPositionSuspected:  // accepted, a draw (5.2.2)
-      p.set_kind(v1::PROPOSAL_KIND_RESULT);
-      p.set_result("1/2-1/2");
-      p.set_termination(v1::TERMINATION_DEAD_POSITION);
-      break;
-    case engine::GameEventKind::kPenalty: p.set_kind(v1::PROPOSAL_KIND_PENALTY); break;
-    default:
-      p.set_kind(v1::PROPOSAL_KIND_CLAIM);
-      if (e.description.empty()) p.set_description(claim_text(e));
-      break;
-  }
-  return p;
-}
-
 }  // namespace
 
 std::optional<drivers::ClockSetAndRun> BoardSession::clock_setting(Millis now) const {
@@ -123,64 +76,36 @@ std::optional<drivers::ClockSetAndRun> BoardSession::clock_setting(Millis now) c
   return set;
 }
 
-std::vector<v1::Proposal> BoardSession::open_proposals() const {
-  std::vector<v1::Proposal> open;
-  for (const auto& [handle, p] : proposals_) {
-    if (!p.settled) open.push_back(p.shown);
+// A newGame command's game: the board's set-up with the command's overrides; its white
+// side (docs/interfaces.md §6.1 new-game --white-side) holds from this game on.
+std::optional<Error> BoardSession::new_game(const v1::NewGame& n, Millis now) {
+  GameSetup setup = setup_;
+  if (!n.rules().empty()) setup.rules = n.rules();
+  if (!n.time_control().empty()) setup.clock = n.time_control();
+  for (const auto& p : n.params()) setup.params.emplace_back(p.name(), p.value());
+  if (n.tags_size() > 0) setup.tags.clear();
+  for (const auto& t : n.tags()) setup.tags.emplace_back(t.name(), t.value());
+  setup.start_fen = n.start_fen();
+  // A set-up that is refused leaves the game in progress as it was.
+  if (auto config = make_tracker_config(setup); !config) return Error{config.error()};
+  // What the game it replaces left open is withdrawn, for every client to see.
+  if (arbiter_) {
+    arbiter_->proposals().withdraw_all(engine::WithdrawReason::kGameEnded,
+                                       "a new game replaced the game", now);
+    publish_withdrawals();
   }
-  return open;
-}
-
-void BoardSession::note_proposal(const engine::GameEvent& e, std::uint32_t seq) {
-  // The arbiter's proposals start afresh with each game (its handles restart at 1).
-  if (e.kind == engine::GameEventKind::kGameStarted) proposals_.clear();
-  if (e.proposal != 0) {
-    OpenProposal& p = proposals_[e.proposal];
-    if (p.seqs.empty()) {
-      p.shown = shown_proposal(e, seq, board_id_);
-    } else if (e.kind == engine::GameEventKind::kClaimDecided && e.description.empty()) {
-      p.shown.set_description(claim_text(e));  // the engine's verdict on the claim
-    }
-    p.seqs.push_back(seq);
-    if (e.kind == engine::GameEventKind::kGameEnded ||
-        e.kind == engine::GameEventKind::kDeadPositionSuspected)
-      p.game_end = true;
-  }
-  if (e.proposal_seq == 0) return;
-  for (auto& [handle, p] : proposals_) {
-    if (std::find(p.seqs.begin(), p.seqs.end(), e.proposal_seq) != p.seqs.end()) p.settled = true;
-  }
-}
-
-// The proposal a ruling is for (`Ruling.seq`, or without one the newest open proposal, as
-// the arbiter chooses), or the error ack when there is none to rule on.
-std::optional<v1::Ack> BoardSession::check_ruling(const engine::OperatorAction& a,
-                                                  OpenProposal*& target) {
-  target = nullptr;
-  for (auto it = proposals_.rbegin(); it != proposals_.rend() && !target; ++it) {
-    const auto& seqs = it->second.seqs;
-    const bool named = a.seq && std::find(seqs.begin(), seqs.end(), *a.seq) != seqs.end();
-    if (named || (!a.seq && !it->second.settled)) target = &it->second;
-  }
-  if (!a.seq && !target) {
-    return ack(v1::ACK_ERROR_REJECTED,
-               "ruling: board " + board_id_ + " has no open proposal to rule on");
-  }
-  const std::string named = a.seq ? "ruling.seq: " + std::to_string(*a.seq) : std::string("ruling");
-  if (!target) {
-    return ack(v1::ACK_ERROR_REJECTED, named + " names no proposal of board " + board_id_ +
-                                           "'s game (a proposal is an event with `proposed` or an "
-                                           "unapplied penalty, published in this daemon's run)");
-  }
-  if (target->settled) {
-    return ack(v1::ACK_ERROR_REJECTED,
-               named + ": that proposal of board " + board_id_ + " is already settled");
-  }
+  if (auto error = start_game(setup, now)) return error;
+  keep_white_side(n);
   return std::nullopt;
+}
+
+void BoardSession::keep_white_side(const v1::NewGame& n) {
+  if (const auto white = white_setting_of(n.white_side())) sides_ = drivers::ClockSides(*white);
 }
 
 v1::Ack BoardSession::command(const v1::Command& command, Millis now) {
   first_seq_ = 0;
+  ruled_seqs_.clear();
   v1::Ack result = run_action(command, now);
   // A position the arbiter set may be the one a pending dump shows (a restore).
   if (pending_dump_ && tracker_) judge_dump(now, false);
@@ -191,19 +116,9 @@ v1::Ack BoardSession::command(const v1::Command& command, Millis now) {
 v1::Ack BoardSession::run_action(const v1::Command& c, Millis now) {
   using K = engine::OperatorAction::Kind;
   if (c.action_case() == v1::Command::kNewGame) {
-    const v1::NewGame& n = c.new_game();
-    GameSetup setup = setup_;
-    if (!n.rules().empty()) setup.rules = n.rules();
-    if (!n.time_control().empty()) setup.clock = n.time_control();
-    for (const auto& p : n.params()) setup.params.emplace_back(p.name(), p.value());
-    if (n.tags_size() > 0) setup.tags.clear();
-    for (const auto& t : n.tags()) setup.tags.emplace_back(t.name(), t.value());
-    setup.start_fen = n.start_fen();
-    if (auto error = start_game(setup, now)) {
+    if (auto error = new_game(c.new_game(), now)) {
       return ack(v1::ACK_ERROR_INVALID_ARGUMENT, "new_game: " + error->message);
     }
-    // docs/interfaces.md §6.1 new-game --white-side: from this game on.
-    if (const auto white = white_setting_of(n.white_side())) sides_ = drivers::ClockSides(*white);
     return ack(v1::ACK_ERROR_UNSPECIFIED, "");
   }
   if (c.action_case() == v1::Command::ACTION_NOT_SET) {
@@ -316,23 +231,14 @@ v1::Ack BoardSession::run_action(const v1::Command& c, Millis now) {
     }
     default: return ack(v1::ACK_ERROR_UNSUPPORTED, "unknown command action");
   }
-  OpenProposal* target = nullptr;
   if (a.kind == K::kRuling) {
-    if (auto refused = check_ruling(a, target)) return *refused;
+    if (auto refused = check_ruling(a)) return *refused;
+    const engine::ProposalBook& book = arbiter_->proposals();
+    for (const std::uint64_t seq : book.get(book.for_ruling(a.seq))->seqs)
+      ruled_seqs_.push_back(static_cast<std::uint32_t>(seq));
   }
   tracker_->operator_action(now, a, out);
-  const bool settled =
-      std::any_of(out.begin(), out.end(), [](const auto& e) { return e.proposal_seq != 0; });
   emit(out);
-  if (target && !settled) {
-    target->settled = true;
-    // Rejecting a proposed result is the one ruling that rightly emits nothing; any other
-    // ruling that settled nothing found its proposal lapsed in the arbiter.
-    if (!(target->game_end && !a.accept)) {
-      return ack(v1::ACK_ERROR_REJECTED, "ruling: that proposal of board " + board_id_ +
-                                             " is no longer open (it lapsed); nothing was changed");
-    }
-  }
   return ack(v1::ACK_ERROR_UNSPECIFIED, "");
 }
 

@@ -24,6 +24,15 @@ engine::TerminationKind termination_of(v1::Termination t) {
 std::optional<Error> BoardSession::resume(const BoardState& journal_state) {
   const v1::Snapshot& s = journal_state.snapshot();
   game_id_ = s.game_id();
+  // A new game was answered ok but had not started: that game is set up, waiting for the
+  // board, and the one before it is not continued (the arbiter replaced it).
+  if (journal_state.new_game_pending()) {
+    if (auto error = new_game(*journal_state.new_game(), Millis(0)))
+      return Error{"board " + board_id_ +
+                   ": cannot set up the journal's new game: " + error->message};
+    return std::nullopt;
+  }
+  if (journal_state.new_game()) keep_white_side(*journal_state.new_game());
   if (!journal_state.game_in_progress()) return std::nullopt;
   GameSetup setup;
   setup.rules = s.rules();
@@ -102,20 +111,21 @@ void BoardSession::replay_other(const v1::Event& journal, Millis now) {
 // the seq its event was published under (the journal's next unmatched event of the same
 // kind at or after the event or command that caused it), so a ruling names it as before.
 void BoardSession::replayed(engine::GameEvents& events) {
+  std::optional<Millis> ended_at;
   for (const engine::GameEvent& e : events) {
-    if (e.proposal == 0) {
-      note_proposal(e, 0);  // a settlement (proposal_seq), or a game's start
-      continue;
-    }
+    ended_at = game_over_at(e, ended_at);
+    if (e.proposal == 0) continue;
     const auto index = journal_index(e);
     if (!index) continue;  // not in the journal: nothing can name it
     const v1::Event& journal = (*replay_->history)[*index];
     tracker_->published(e, journal.seq());
-    note_proposal(e, journal.seq());
-    v1::Proposal& shown = proposals_[e.proposal].shown;
-    if (shown.seq() == journal.seq()) shown.set_at_ms(journal.at_ms());
+    // Opened when it was first published, not at the replay's time.
+    engine::Proposal* p = arbiter_->proposals().get(e.proposal);
+    if (p && p->seqs.size() == 1) p->at = Millis(journal.at_ms());
   }
   events.clear();
+  if (ended_at) arbiter_->game_over(*ended_at);
+  arbiter_->proposals().take_withdrawals();  // the journal has them
 }
 
 std::optional<std::size_t> BoardSession::journal_index(const engine::GameEvent& e) {

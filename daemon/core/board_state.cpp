@@ -1,5 +1,7 @@
 #include "daemon/core/board_state.h"
 
+#include <algorithm>
+
 namespace eboard::daemon {
 namespace {
 
@@ -18,13 +20,30 @@ BoardState::BoardState(std::string board_id) {
 }
 
 // A proposed result the arbiter rejected has not ended the game (docs/rules.md §0): the
-// rejection emits no event of its own, its command's record says it. A ruling without a
-// seq names the newest open proposal, which only the daemon knows; it is not folded here.
+// rejection emits no event of its own, its command's record says it, naming the
+// proposal's seqs (`ruledSeqs`) even when the ruling named none (the newest open one).
+// An applied newGame is remembered for its white side, and for a restart before its game
+// started (new_game_pending).
 void BoardState::ruled(const v1::CommandApplied& applied) {
   const v1::Command& c = applied.command();
+  if (applied.outcome().ok() && c.has_new_game()) {
+    new_game_ = c.new_game();
+    // Its game started within the command (the board's position was known) or waits for
+    // the board's first input.
+    const std::uint32_t first = applied.outcome().seq();
+    new_game_pending_ = first == 0 || started_seq_ < first;
+  }
   if (!applied.outcome().ok() || !c.has_ruling() || proposed_end_seq_ == 0) return;
-  if (c.ruling().decision() != v1::RULING_DECISION_REJECT || c.ruling().seq() != proposed_end_seq_)
-    return;
+  const auto& seqs = applied.ruled_seqs();
+  const bool named = c.ruling().seq() == proposed_end_seq_ ||
+                     std::find(seqs.begin(), seqs.end(), proposed_end_seq_) != seqs.end();
+  if (c.ruling().decision() != v1::RULING_DECISION_REJECT || !named) return;
+  proposed_end_gone();
+}
+
+// The proposed result is no longer open (rejected, or withdrawn without a final one):
+// the game goes on.
+void BoardState::proposed_end_gone() {
   proposed_end_seq_ = 0;
   snapshot_.set_game_state(v1::GAME_STATE_IN_PROGRESS);
   snapshot_.clear_result();
@@ -42,6 +61,8 @@ void BoardState::apply(const v1::Event& e) {
     case v1::Event::kGameStarted:
       history_.clear();
       proposed_end_seq_ = 0;
+      started_seq_ = e.seq();
+      new_game_pending_ = false;
       break;
     case v1::Event::kMoveCompleted:
     case v1::Event::kClockPressWithoutMove:
@@ -120,6 +141,14 @@ void BoardState::apply(const v1::Event& e) {
       s.set_paused(e.clock().paused());
       break;
     case v1::Event::kCommandApplied: ruled(e.command_applied()); break;
+    case v1::Event::kProposalWithdrawn: {
+      const auto& seqs = e.proposal_withdrawn().seqs();
+      const bool end = proposed_end_seq_ != 0 && s.result_proposed() &&
+                       std::find(seqs.begin(), seqs.end(), proposed_end_seq_) != seqs.end();
+      if (end && e.proposal_withdrawn().reason() != v1::WITHDRAWN_REASON_GAME_ENDED)
+        proposed_end_gone();
+      break;
+    }
     case v1::Event::kGameEnded:
       proposed_end_seq_ = e.game_ended().proposed() ? e.seq() : 0;
       s.set_game_state(v1::GAME_STATE_ENDED);

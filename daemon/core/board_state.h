@@ -5,6 +5,7 @@
 // same code serves the daemon and its consumers.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,13 +34,23 @@ class BoardState {
     return snapshot_.game_state() == eboard::v1::GAME_STATE_IN_PROGRESS ||
            (snapshot_.game_state() == eboard::v1::GAME_STATE_ENDED && snapshot_.result_proposed());
   }
+  // The latest applied newGame command (nullptr: none in the journal): its white side holds
+  // from its game on. Pending while its game has not started (no gameStarted after it): the
+  // command was answered ok, so a restarted daemon sets that game up rather than going on
+  // with the one before.
+  const eboard::v1::NewGame* new_game() const { return new_game_ ? &*new_game_ : nullptr; }
+  bool new_game_pending() const { return new_game_pending_; }
 
  private:
   void ruled(const eboard::v1::CommandApplied& applied);
+  void proposed_end_gone();
 
   eboard::v1::Snapshot snapshot_;
   std::vector<eboard::v1::Event> history_;
   std::uint32_t proposed_end_seq_ = 0;  // the open proposed result's gameEnded, if any
+  std::optional<eboard::v1::NewGame> new_game_;
+  bool new_game_pending_ = false;
+  std::uint32_t started_seq_ = 0;  // the latest gameStarted
 };
 
 }  // namespace eboard::daemon

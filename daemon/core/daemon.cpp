@@ -362,9 +362,14 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
         boards[*board].link->send_clock(*set);
       }
     }
-    hub.publish(*board, command_applied(command, client, ack, hub.last_seq(*board),
-                                        hub.state(*board).snapshot(),
-                                        static_cast<std::int32_t>(now.count())));
+    v1::Event record =
+        command_applied(command, client, ack, hub.last_seq(*board), hub.state(*board).snapshot(),
+                        static_cast<std::int32_t>(now.count()));
+    if (ack.ok() && command.has_ruling()) {
+      for (const std::uint32_t seq : boards[*board].session->ruled_seqs())
+        record.mutable_command_applied()->add_ruled_seqs(seq);
+    }
+    hub.publish(*board, std::move(record));
     boards[*board].link->reschedule();
     return ack;
   };
@@ -373,7 +378,9 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
       [&boards](std::size_t b, const drivers::ClockCommand& c) {
         return boards[b].link && boards[b].link->send_clock(c);
       },
-      {config.control_token, run_command}, say);
+      {config.control_token, run_command,
+       [&hub, &boards] { return status_reply({}, hub, boards).status_reply(); }},
+      say);
   if (!sinks) return fail(sinks.error());
 
   // The USB bus: hot-plug for boards found by serial number, and the Chessnut's HID link.

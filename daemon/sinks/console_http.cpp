@@ -1,5 +1,6 @@
 #include "daemon/sinks/console_http.h"
 
+#include <algorithm>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/http.hpp>
 
@@ -58,12 +59,13 @@ Response page(const Request& request) {
   return r;
 }
 
-enum class Path : std::uint8_t { kPage, kSession, kLogin, kLogout, kCommand, kOther };
+enum class Path : std::uint8_t { kPage, kSession, kProposals, kLogin, kLogout, kCommand, kOther };
 
 Path path_of(std::string_view target) {
   const std::string_view path = target.substr(0, target.find('?'));
   if (path == "/arbiter" || path == "/arbiter/") return Path::kPage;
   if (path == "/arbiter/session") return Path::kSession;
+  if (path == "/arbiter/proposals") return Path::kProposals;
   if (path == "/arbiter/login") return Path::kLogin;
   if (path == "/arbiter/logout") return Path::kLogout;
   if (path == "/arbiter/command") return Path::kCommand;
@@ -78,12 +80,13 @@ bool is_json(const Request& request) {
 }  // namespace
 
 ConsoleHttp::ConsoleHttp(boost::asio::any_io_executor executor, EventHub& hub, std::string token,
-                         std::chrono::seconds session_lifetime, ConsoleCommands commands, Now now,
-                         Log log)
+                         std::chrono::seconds session_lifetime, ConsoleCommands commands,
+                         ConsoleStatus status, Now now, Log log)
     : executor_(std::move(executor)),
       hub_(hub),
       auth_(std::move(token), session_lifetime),
       commands_(std::move(commands)),
+      status_(std::move(status)),
       now_(std::move(now)),
       log_(std::move(log)) {}
 
@@ -102,13 +105,15 @@ void ConsoleHttp::handle(const Request& request, const ConsoleConnection& connec
   const Path path = path_of(target);
   const bool get = request.method() == http::verb::get || request.method() == http::verb::head;
   if (path == Path::kOther) return reply(error(request, http::status::not_found, "not found"));
-  if (path == Path::kPage || path == Path::kSession) {
+  if (path == Path::kPage || path == Path::kSession || path == Path::kProposals) {
     if (!get) {
       Response r = error(request, http::status::method_not_allowed, "GET only");
       r.set(http::field::allow, "GET, HEAD");
       return reply(std::move(r));
     }
-    return reply(path == Path::kPage ? page(request) : session_state(request, connection));
+    if (path == Path::kPage) return reply(page(request));
+    return reply(path == Path::kSession ? session_state(request, connection)
+                                        : proposals(request, connection));
   }
   if (request.method() != http::verb::post) {
     Response r = error(request, http::status::method_not_allowed, "POST only");
@@ -152,6 +157,29 @@ Response ConsoleHttp::session_state(const Request& request, const ConsoleConnect
                   ",\"loggedIn\":" + (control && session ? "true" : "false") + ",\"session\":" +
                   json_string(session && control ? session_label(session->id) : "") +
                   ",\"reason\":" + json_string(reason) + "}");
+}
+
+// The page asks this whenever an event may have opened, settled or withdrawn a proposal:
+// which decisions are open is the engine's answer, not the page's reading of the events.
+// A view that sees public events only gets the proposed results (public gameEnded events)
+// and nothing of what is the arbiter's alone.
+Response ConsoleHttp::proposals(const Request& request, const ConsoleConnection& c) {
+  const std::string_view origin = header(request, http::field::origin);
+  if (!origin.empty() && !same_origin(origin, header(request, http::field::host), c.tls)) {
+    return error(request, http::status::forbidden, "Origin is not this site");
+  }
+  v1::StatusReply reply = status_ ? status_() : v1::StatusReply();
+  if (websocket_view(request, c) != ConsoleView::kArbiter) {
+    for (v1::BoardStatus& board : *reply.mutable_boards()) {
+      auto* open = board.mutable_open_proposals();
+      open->erase(std::remove_if(
+                      open->begin(), open->end(),
+                      [](const v1::Proposal& p) { return p.kind() != v1::PROPOSAL_KIND_RESULT; }),
+                  open->end());
+    }
+  }
+  for (v1::BoardStatus& board : *reply.mutable_boards()) board.clear_snapshot();
+  return json(request, http::status::ok, proto::to_json_line(reply));
 }
 
 void ConsoleHttp::login(const Request& request, const ConsoleConnection& c, const Reply& reply) {

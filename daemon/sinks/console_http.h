@@ -1,5 +1,6 @@
 // The arbiter console's HTTP side (docs/interfaces.md §6.3), whatever the connection (plain
 // HTTP or TLS): the page /arbiter, GET /arbiter/session (what this browser may do),
+// GET /arbiter/proposals (the boards' open proposals, as the engine keeps them),
 // POST /arbiter/login, /arbiter/logout and /arbiter/command, and who may open the
 // console's WebSocket /arbiter/ws and see what.
 //
@@ -35,6 +36,9 @@ namespace eboard::daemon {
 using ConsoleCommands =
     std::function<eboard::v1::Ack(const eboard::v1::Command& command, const std::string& client)>;
 
+// The boards' open proposals now (the status query of the stream sockets, StatusReply).
+using ConsoleStatus = std::function<eboard::v1::StatusReply()>;
+
 // Where a request came in.
 struct ConsoleConnection {
   bool tls = false;
@@ -59,7 +63,8 @@ class ConsoleHttp {
   static constexpr auto kWrongLoginDelay = std::chrono::seconds(1);
 
   ConsoleHttp(boost::asio::any_io_executor executor, EventHub& hub, std::string token,
-              std::chrono::seconds session_lifetime, ConsoleCommands commands, Now now, Log log);
+              std::chrono::seconds session_lifetime, ConsoleCommands commands, ConsoleStatus status,
+              Now now, Log log);
 
   // Whether the target is one of the console's (/arbiter, /arbiter/...).
   static bool owns(std::string_view target);
@@ -70,6 +75,7 @@ class ConsoleHttp {
  private:
   bool control_here(const Request& request, const ConsoleConnection& connection) const;
   Response session_state(const Request& request, const ConsoleConnection& connection);
+  Response proposals(const Request& request, const ConsoleConnection& connection);
   void login(const Request& request, const ConsoleConnection& connection, const Reply& reply);
   void command(const Request& request, const ConsoleConnection& connection,
                const ConsoleSession& session, const Reply& reply);
@@ -78,6 +84,7 @@ class ConsoleHttp {
   EventHub& hub_;
   ConsoleAuth auth_;
   ConsoleCommands commands_;
+  ConsoleStatus status_;
   Now now_;
   Log log_;
 };

@@ -39,7 +39,8 @@ Sinks::Sinks(boost::asio::io_context& io, EventHub& hub, const SinkConfig& confi
   if (config_.http || config_.https) {
     console_ = std::make_unique<ConsoleHttp>(
         io.get_executor(), hub, std::move(control.token), config_.console_session,
-        std::move(control.commands), [] { return std::chrono::steady_clock::now(); }, log_);
+        std::move(control.commands), std::move(control.status),
+        [] { return std::chrono::steady_clock::now(); }, log_);
     http_ = std::make_unique<HttpServer>(io, hub, *boards_, config_.ws_queue_bytes, console_.get(),
                                          log_);
   }

@@ -23,11 +23,12 @@ class ConsoleHttp;
 class HttpServer;
 class MqttPublisher;
 
-// What the arbiter console may do (console_http.h): the control token ("" = read-only)
-// and the command path of the stream sockets.
+// What the arbiter console may do (console_http.h): the control token ("" = read-only),
+// the command path of the stream sockets and their status query.
 struct ConsoleControl {
   std::string token;
   ConsoleCommands commands;
+  ConsoleStatus status;
 };
 
 // Sends a clock command to a board's clock (its driver's command queue); false when the

@@ -60,9 +60,9 @@ void RulesArbiter::reinstate(GameTracker& game, const Position& before, Millis n
 
 // A penalty: applied at once with `auto_apply_penalties`, otherwise a proposal the
 // arbiter's ruling settles (the authority rule).
-void RulesArbiter::penalty(GameTracker& game, Color offender, PenaltyKind kind, Millis amount,
-                           bool reinstate_after, const Position* before,
-                           const std::string& description, Millis now, GameEvents& out) {
+std::uint32_t RulesArbiter::penalty(GameTracker& game, Color offender, PenaltyKind kind,
+                                    Millis amount, bool reinstate_after, const Position* before,
+                                    const std::string& description, Millis now, GameEvents& out) {
   const bool apply = game.rules().auto_apply_penalties;
   GameEvent e = event(GameEventKind::kPenalty, now, game.irregularity_visibility());
   e.side = offender;
@@ -74,7 +74,7 @@ void RulesArbiter::penalty(GameTracker& game, Color offender, PenaltyKind kind, 
     out.push_back(std::move(e));
     apply_time(game, ~offender, amount, now, out);
     if (reinstate_after && before) reinstate(game, *before, now, out);
-    return;
+    return 0;
   }
   Proposal p;
   p.kind = Proposal::Kind::kTimePenalty;
@@ -83,20 +83,16 @@ void RulesArbiter::penalty(GameTracker& game, Color offender, PenaltyKind kind, 
   p.amount = amount;
   p.reinstate = reinstate_after;
   p.description = description;
-  e.proposal = propose(std::move(p));
+  e.proposal = book_.open(std::move(p), e.visibility, now).handle;
   out.push_back(std::move(e));
-}
-
-std::uint32_t RulesArbiter::propose(Proposal p) {
-  proposals_.push_back(std::move(p));
-  return std::uint32_t(proposals_.size());  // index + 1: 0 means none
+  return out.back().proposal;
 }
 
 void RulesArbiter::open_claim(GameEvent decided, GameEvents& out) {
   Proposal p;
   p.kind = Proposal::Kind::kClaim;
   p.decided = decided;
-  decided.proposal = propose(std::move(p));
+  decided.proposal = book_.open(std::move(p), decided.visibility, Millis(decided.at_ms)).handle;
   for (auto it = out.rbegin(); it != out.rend(); ++it)
     if (it->kind == GameEventKind::kClaimReceived) {
       if (it->side == decided.side && it->claim_kind == decided.claim_kind)
@@ -107,8 +103,7 @@ void RulesArbiter::open_claim(GameEvent decided, GameEvents& out) {
 }
 
 void RulesArbiter::on_published(std::uint32_t proposal, std::uint64_t seq) {
-  if (proposal == 0 || proposal > proposals_.size()) return;
-  proposals_[proposal - 1].seqs.push_back(seq);
+  book_.published(proposal, seq);
 }
 
 void RulesArbiter::propose_result(GameTracker& game, const std::string& result,
@@ -117,10 +112,12 @@ void RulesArbiter::propose_result(GameTracker& game, const std::string& result,
   game_end(game, result, termination, true, description, UnwinnabilityNote::kNone, now, out);
 }
 
-void RulesArbiter::game_end(GameTracker& game, const std::string& result,
-                            TerminationKind termination, bool proposed,
-                            const std::string& description, UnwinnabilityNote note, Millis now,
-                            GameEvents& out) {
+// A proposed end that an open proposal already makes is not proposed again (one voice per
+// decision): nothing is emitted and the open one's handle is returned.
+std::uint32_t RulesArbiter::game_end(GameTracker& game, const std::string& result,
+                                     TerminationKind termination, bool proposed,
+                                     const std::string& description, UnwinnabilityNote note,
+                                     Millis now, GameEvents& out) {
   std::uint32_t handle = 0;
   if (proposed) {
     Proposal p;
@@ -128,7 +125,9 @@ void RulesArbiter::game_end(GameTracker& game, const std::string& result,
     p.result = result;
     p.termination = termination;
     p.description = description;
-    handle = propose(std::move(p));
+    const ProposalBook::Opened opened = book_.open(std::move(p), EventVisibility::kPublic, now);
+    if (!opened.is_new) return opened.handle;
+    handle = opened.handle;
   }
   // The tracker emits gameEnded; the unwinnability note and the handle ride on it.
   const std::size_t at = out.size();
@@ -137,27 +136,22 @@ void RulesArbiter::game_end(GameTracker& game, const std::string& result,
     out[at].unwinnability = note;
     out[at].proposal = handle;
   }
+  if (!proposed) game_over(now);
+  return handle;
 }
 
-// The decision a ruling settles: the open one whose event was published as SEQ, or without
-// SEQ the latest open one. A SEQ that names no open decision (already settled, lapsed, or
-// not a proposal) settles nothing: ruling on another decision instead would be wrong.
-RulesArbiter::Proposal* RulesArbiter::proposal_for_ruling(const OperatorAction& a) {
-  for (auto it = proposals_.rbegin(); it != proposals_.rend(); ++it) {
-    if (!it->open) continue;
-    if (!a.seq || std::find(it->seqs.begin(), it->seqs.end(), *a.seq) != it->seqs.end())
-      return &*it;
-  }
-  return nullptr;
+void RulesArbiter::game_over(Millis now) {
+  book_.withdraw_all(WithdrawReason::kGameEnded, "the game is over", now);
 }
 
 // `arbiter ruling accept|reject [SEQ]` (the authority rule, docs/rules.md §0).
 void RulesArbiter::ruling(GameTracker& game, const OperatorAction& a, Millis now, GameEvents& out) {
   const bool accept = a.accept;
-  if (Proposal* target = proposal_for_ruling(a)) {
-    target->open = false;
-    const Proposal p = *target;
-    const int index = int(target - proposals_.data());
+  // The decision a ruling settles: the open one whose event was published as SEQ, or
+  // without SEQ the latest open one (ProposalBook::for_ruling).
+  if (const std::uint32_t handle = book_.for_ruling(a.seq)) {
+    const Proposal p = *book_.get(handle);
+    book_.settle(handle, accept);
     const std::uint64_t proposal_seq = p.seqs.empty() ? 0 : p.seqs.back();
     switch (p.kind) {
       case Proposal::Kind::kTimePenalty: {
@@ -172,7 +166,7 @@ void RulesArbiter::ruling(GameTracker& game, const OperatorAction& a, Millis now
         out.push_back(std::move(e));
         if (accept) {
           apply_time(game, ~p.offender, p.amount, now, out);
-          if (p.reinstate && window_.open && window_.proposal == index) {
+          if (p.reinstate && window_.open && window_.proposal == handle) {
             window_.open = false;
             window_.penalised = true;
             reinstate(game, window_.before, now, out);
@@ -186,6 +180,7 @@ void RulesArbiter::ruling(GameTracker& game, const OperatorAction& a, Millis now
         game.end_game(now, p.result, p.termination, false,
                       "the arbiter confirmed: " + p.description, out);
         if (at < out.size()) out[at].proposal_seq = proposal_seq;
+        game_over(now);
         return;
       }
       case Proposal::Kind::kClaim: {
@@ -209,7 +204,7 @@ void RulesArbiter::on_new_game(GameTracker&) {
   dead_verdicts_ = {};
   next_dead_verdict_ = 0;
   started_ = false;
-  proposals_.clear();
+  book_.clear();
   window_ = IllegalWindow{};
   restart_owed_by_.reset();
   obligation_ = kNoSquare;

@@ -17,7 +17,8 @@
 //                        claim outcomes are proposals unless `auto_apply_penalties`, and
 //                        `arbiter ruling accept|reject [SEQ]` settles the proposal the
 //                        event numbered SEQ opened (the publisher reports the seqs it
-//                        assigns, GameTracker::published), without SEQ the latest open one.
+//                        assigns, GameTracker::published), without SEQ the latest open one;
+//   proposal_book.h      the open proposals, one per matter, and their withdrawals.
 //
 // Visibility (D14): irregularities follow the tracker's irregularity_visibility(); claim
 // windows, draw_claimable, touch-move and illegal positions are arbiter-only.
@@ -33,6 +34,7 @@
 #include "engine/board/position.h"
 #include "engine/game/arbiter_seam.h"
 #include "engine/game/game_tracker.h"
+#include "engine/rules/proposal_book.h"
 #include "engine/rules/unwinnability_analyzer.h"
 
 namespace eboard::engine {
@@ -61,48 +63,38 @@ class RulesArbiter : public Arbiter {
   UnwinnabilityNote can_mate(const GameTracker& game, const Position& pos, Color side,
                              MatingTest test);
 
+  // The game's decisions for the arbiter (proposal_book.h): what the daemon's query of the
+  // open ones answers, and the withdrawals it announces.
+  ProposalBook& proposals() { return book_; }
+  const ProposalBook& proposals() const { return book_; }
+  // The game ended, whichever way: nothing is left open to decide.
+  void game_over(Millis now);
+
  private:
-  // An open decision for the arbiter (the authority rule, §0).
-  struct Proposal {
-    enum class Kind : std::uint8_t { kTimePenalty, kGameEnd, kClaim };
-    Kind kind = Kind::kTimePenalty;
-    Color offender = kWhite;                             // kTimePenalty: who is penalised
-    PenaltyKind penalty_kind = PenaltyKind::kTimeAdded;  // kTimePenalty: warning or time
-    Millis amount{0};        // kTimePenalty: time to the offender's opponent
-    bool reinstate = false;  // kTimePenalty after an illegal move: set the position back
-    std::string result;      // kGameEnd
-    TerminationKind termination = TerminationKind::kArbiter;
-    std::string description;
-    GameEvent decided;  // kClaim: the claimDecided to confirm
-    bool open = true;
-    // The seqs the publisher gave the events that opened it (a claim: its claimReceived and
-    // claimDecided); a ruling names one of them.
-    std::vector<std::uint64_t> seqs;
-  };
   // A completed illegal move whose claim window is open (D5).
   struct IllegalWindow {
     bool open = false;
     Color offender = kWhite;
-    Position before;    // the position just before the irregularity (7.5.1)
-    Position after;     // the board's position after it (what stands if unused)
-    int proposal = -1;  // index of its penalty proposal, if any
+    Position before;             // the position just before the irregularity (7.5.1)
+    Position after;              // the board's position after it (what stands if unused)
+    bool has_penalty = false;    // its remedy is a time penalty, not a claimed win
+    std::uint32_t proposal = 0;  // the penalty's proposal, while not applied
     bool penalised = false;
   };
 
   // arbiter.cpp
   void started(GameTracker& game, Millis now, GameEvents& out);
   GameEvent event(GameEventKind kind, Millis now, EventVisibility v) const;
-  void penalty(GameTracker& game, Color offender, PenaltyKind kind, Millis amount, bool reinstate,
-               const Position* before, const std::string& description, Millis now, GameEvents& out);
-  void game_end(GameTracker& game, const std::string& result, TerminationKind termination,
-                bool proposed, const std::string& description, UnwinnabilityNote note, Millis now,
-                GameEvents& out);
-  // Stores `p` and returns its handle (GameEvent::proposal).
-  std::uint32_t propose(Proposal p);
+  // Both return the handle of the proposal they opened (0: none, applied or final).
+  std::uint32_t penalty(GameTracker& game, Color offender, PenaltyKind kind, Millis amount,
+                        bool reinstate, const Position* before, const std::string& description,
+                        Millis now, GameEvents& out);
+  std::uint32_t game_end(GameTracker& game, const std::string& result, TerminationKind termination,
+                         bool proposed, const std::string& description, UnwinnabilityNote note,
+                         Millis now, GameEvents& out);
   // A claim left to the arbiter: `decided` (proposed) is emitted and remembered; the
   // claim's claimReceived, already in `out`, carries the same handle.
   void open_claim(GameEvent decided, GameEvents& out);
-  Proposal* proposal_for_ruling(const OperatorAction& a);
   void ruling(GameTracker& game, const OperatorAction& a, Millis now, GameEvents& out);
   void apply_time(GameTracker& game, Color to, Millis amount, Millis now, GameEvents& out);
   void reinstate(GameTracker& game, const Position& before, Millis now, GameEvents& out);
@@ -159,7 +151,7 @@ class RulesArbiter : public Arbiter {
   std::array<DeadVerdict, 8> dead_verdicts_{};  // the last positions judged (dead_position_verdict)
   std::size_t next_dead_verdict_ = 0;
   bool started_ = false;
-  std::vector<Proposal> proposals_;
+  ProposalBook book_;
   IllegalWindow window_;
   // 7.5.1 reinstated: the offender's opponent may press once to hand the clock back.
   std::optional<Color> restart_owed_by_;

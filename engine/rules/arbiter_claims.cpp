@@ -59,14 +59,17 @@ void RulesArbiter::decide_claim(GameTracker& game, GameEvent d, Millis now, Game
   if (d.accepted) {
     switch (d.claim_kind) {
       case ClaimKind::kThreefold:
-        return game_end(game, "1/2-1/2", TerminationKind::kThreefoldClaim, false,
-                        "threefold repetition claimed (9.2)", UnwinnabilityNote::kNone, now, out);
+        game_end(game, "1/2-1/2", TerminationKind::kThreefoldClaim, false,
+                 "threefold repetition claimed (9.2)", UnwinnabilityNote::kNone, now, out);
+        return;
       case ClaimKind::kFifty:
-        return game_end(game, "1/2-1/2", TerminationKind::kFiftyMoveClaim, false,
-                        "fifty-move rule claimed (9.3)", UnwinnabilityNote::kNone, now, out);
+        game_end(game, "1/2-1/2", TerminationKind::kFiftyMoveClaim, false,
+                 "fifty-move rule claimed (9.3)", UnwinnabilityNote::kNone, now, out);
+        return;
       case ClaimKind::kQpf:
-        return game_end(game, "1/2-1/2", TerminationKind::kArbiter, false,
-                        "quickplay-finish claim upheld (D12)", UnwinnabilityNote::kNone, now, out);
+        game_end(game, "1/2-1/2", TerminationKind::kArbiter, false,
+                 "quickplay-finish claim upheld (D12)", UnwinnabilityNote::kNone, now, out);
+        return;
       case ClaimKind::kSetup:
       case ClaimKind::kOrientation:
       case ClaimKind::kClockSetting:

@@ -83,7 +83,7 @@ void RulesArbiter::dead_position_suspected(GameTracker&, const Position& pos, Mi
   p.result = "1/2-1/2";
   p.termination = TerminationKind::kDeadPosition;
   p.description = "dead position (blocked pawns)";
-  e.proposal = propose(std::move(p));
+  e.proposal = book_.open(std::move(p), e.visibility, now).handle;
   out.push_back(std::move(e));
 }
 
@@ -287,9 +287,11 @@ void RulesArbiter::infraction(GameTracker& game, Color side, Millis now, GameEve
       p.penalty_kind = PenaltyKind::kGameLost;
       p.applied = !proposal;
       p.description = "infraction " + std::to_string(n) + ": loss (S4 10)";
+      const std::size_t at = out.size();
       out.push_back(std::move(p));
-      game_end(game, win_for(~side), TerminationKind::kPenaltyLadder, proposal,
-               "infraction ladder (S4 10)", UnwinnabilityNote::kNone, now, out);
+      // One decision: the loss the penalty proposes is the proposed result.
+      out[at].proposal = game_end(game, win_for(~side), TerminationKind::kPenaltyLadder, proposal,
+                                  "infraction ladder (S4 10)", UnwinnabilityNote::kNone, now, out);
       return;
     }
   }

@@ -137,9 +137,9 @@ void RulesArbiter::illegal_ladder(GameTracker& game, Color offender, int count, 
                                                                                  : "B.3.c (2009)"};
     out.push_back(std::move(e));
     if (step.kind == PenaltyStep::Kind::kTimeToOpponent) {
-      window_.proposal = int(proposals_.size());
-      penalty(game, offender, PenaltyKind::kTimeAdded, step.time, true, &window_.before,
-              "completed illegal move (7.5.5, A.3)", now, out);
+      window_.has_penalty = true;
+      window_.proposal = penalty(game, offender, PenaltyKind::kTimeAdded, step.time, true,
+                                 &window_.before, "completed illegal move (7.5.5, A.3)", now, out);
     }
     return;
   }
@@ -164,17 +164,20 @@ void RulesArbiter::illegal_ladder(GameTracker& game, Color offender, int count, 
       p.penalty_kind = PenaltyKind::kGameLost;
       p.applied = !proposal;
       p.description = "second completed illegal move (7.5.5)";
+      const std::size_t at = out.size();
       out.push_back(std::move(p));
       const UnwinnabilityNote note =
           r.illegal_move_draw_if_unwinnable
               ? can_mate(game, game.committed(), opponent, MatingTest::kFideHelpmate)
               : UnwinnabilityNote::kNone;
       const bool draw = note == UnwinnabilityNote::kUnwinnable;
-      game_end(game, draw ? "1/2-1/2" : win_for(opponent), TerminationKind::kIllegalMove,
-               proposal || note == UnwinnabilityNote::kUndetermined,
-               draw ? "second illegal move, but the opponent cannot checkmate (7.5.5)"
-                    : "second completed illegal move (7.5.5)",
-               note, now, out);
+      // One decision, not two: the loss the penalty proposes is the proposed result.
+      out[at].proposal =
+          game_end(game, draw ? "1/2-1/2" : win_for(opponent), TerminationKind::kIllegalMove,
+                   proposal || note == UnwinnabilityNote::kUndetermined,
+                   draw ? "second illegal move, but the opponent cannot checkmate (7.5.5)"
+                        : "second completed illegal move (7.5.5)",
+                   note, now, out);
       return;
     }
   }
@@ -184,8 +187,8 @@ void RulesArbiter::illegal_ladder(GameTracker& game, Color offender, int count, 
 void RulesArbiter::close_window(GameTracker& game, Millis now, GameEvents& out) {
   if (!window_.open) return;
   window_.open = false;
-  if (window_.proposal >= 0 && std::size_t(window_.proposal) < proposals_.size())
-    proposals_[std::size_t(window_.proposal)].open = false;  // the proposal lapses
+  book_.withdraw(window_.proposal, WithdrawReason::kLapsed,
+                 "the claim window closed: the illegal move stands (A.5.2)", now);
   GameEvent c = event(GameEventKind::kClaimWindowClosed, now, EventVisibility::kArbiter);
   c.side = ~window_.offender;
   c.claim_kind = ClaimKind::kIllegalMove;
@@ -217,13 +220,12 @@ void RulesArbiter::claim_illegal(GameTracker& game, Color claimant, Millis now, 
   const std::size_t decided_at = out.size();
   out.push_back(d);
   window_.open = false;
-  const int index = window_.proposal;
-  if (index >= 0) {
+  if (window_.has_penalty) {
     // A.5.2: the claim makes the arbiter act on the pending penalty.
-    Proposal& p = proposals_[std::size_t(index)];
-    if (p.open && r.auto_apply_penalties) {
-      p.open = false;
-      apply_time(game, claimant, p.amount, now, out);
+    Proposal* p = book_.get(window_.proposal);
+    if (p && p->open() && r.auto_apply_penalties) {
+      book_.settle(window_.proposal, true);
+      apply_time(game, claimant, p->amount, now, out);
       reinstate(game, window_.before, now, out);
     }
     return;
@@ -232,18 +234,17 @@ void RulesArbiter::claim_illegal(GameTracker& game, Color claimant, Millis now, 
   // position before the claimed irregularity, docs/rules.md §4 scenario 16).
   const UnwinnabilityNote note = can_mate(game, window_.before, claimant, r.mating_test);
   const bool draw = r.illegal_move_draw_if_unwinnable && note == UnwinnabilityNote::kUnwinnable;
-  game_end(
+  const std::uint32_t handle = game_end(
       game, draw ? "1/2-1/2" : win_for(claimant), TerminationKind::kIllegalMoveClaim,
       d.proposed || note == UnwinnabilityNote::kUndetermined,
       draw ? "illegal move claimed, but the claimant cannot checkmate" : "illegal move claimed",
       note, now, out);
   // A ruling may name the claim (claimReceived, claimDecided) or the proposed result.
-  for (std::size_t i = decided_at + 1; i < out.size(); ++i)
-    if (out[i].kind == GameEventKind::kGameEnded && out[i].proposal != 0) {
-      out[decided_at].proposal = out[i].proposal;
-      if (decided_at > 0 && out[decided_at - 1].kind == GameEventKind::kClaimReceived)
-        out[decided_at - 1].proposal = out[i].proposal;
-    }
+  if (handle != 0) {
+    out[decided_at].proposal = handle;
+    if (decided_at > 0 && out[decided_at - 1].kind == GameEventKind::kClaimReceived)
+      out[decided_at - 1].proposal = handle;
+  }
 }
 
 // D4: an illegal placement by the side on move; the first lifted own piece must move.

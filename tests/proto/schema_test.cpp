@@ -42,7 +42,8 @@ const FieldDescriptor* kind_field(const std::string& json_name) {
 // "Journal"), storageStatus, the journal's disk failing and recovering (docs/interfaces.md
 // §4, daemon/core/journal.h), and commandApplied: the journal's and the audit trail's
 // record of an operator's or arbiter's command (docs/interfaces.md §6.1; recovery plays the
-// applied ones again).
+// applied ones again), and proposalWithdrawn (docs/rules.md §0.2 proposal_withdrawn: one
+// voice per decision).
 const std::map<std::string, std::vector<std::string>>& documented_kinds() {
   static const std::map<std::string, std::vector<std::string>> kinds = {
       {"gameStarted", {"fen", "rules", "timeControl"}},
@@ -81,7 +82,8 @@ const std::map<std::string, std::vector<std::string>>& documented_kinds() {
       {"squareChanged", {"square", "piece"}},
       {"seqsLost", {"firstSeq", "lastSeq", "reason"}},
       {"storageStatus", {"state", "detail", "path", "waitingRecords", "firstWaitingSeq"}},
-      {"commandApplied", {"command", "client", "outcome", "lastSeq"}},
+      {"commandApplied", {"command", "client", "outcome", "lastSeq", "ruledSeqs"}},
+      {"proposalWithdrawn", {"proposalSeq", "reason", "supersededBy", "description", "seqs"}},
   };
   return kinds;
 }

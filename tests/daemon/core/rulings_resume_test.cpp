@@ -1,9 +1,12 @@
 // The arbiter's proposals on a BoardSession with chosen timestamps (docs/rules.md §0, the
 // authority rule): a result signalled with the DGT result pieces, a suspected dead position,
-// a penalty and a claim are each open under their seq until a ruling settles them; and a
-// restarted session (resume) plays the journal's commands again in journal order, so the
-// same proposals are open under the same seqs, the clocks keep the time added and the
-// board's time line goes on from the journal's last atMs.
+// a penalty and a claim are each open under their seq until a ruling settles them; one
+// voice per decision (a newer proposal on the result supersedes the older, a penalty
+// ladder's loss is one proposal with its result, a lapse and the game's end withdraw what
+// is open, each as a proposalWithdrawn event); and a restarted session (resume) plays the
+// journal's commands again in journal order, so the same proposals are open under the same
+// seqs, the clocks keep the time added and the board's time line goes on from the journal's
+// last atMs, and a new game answered ok but not started is the game set up.
 #include <gtest/gtest.h>
 
 #include "daemon/core/board_session.h"
@@ -64,8 +67,13 @@ class Rulings : public testing::Test {
     c.set_board_id("b1");
     const milliseconds now(t_ += 100);
     const v1::Ack ack = s.command(c, now);
-    published_.publish()(command_applied(c, "test", ack, published_.seq(), state_.snapshot(),
-                                         std::int32_t(now.count())));
+    v1::Event record = command_applied(c, "test", ack, published_.seq(), state_.snapshot(),
+                                       std::int32_t(now.count()));
+    if (ack.ok() && c.has_ruling()) {
+      for (const std::uint32_t seq : s.ruled_seqs())
+        record.mutable_command_applied()->add_ruled_seqs(seq);
+    }
+    published_.publish()(record);
     return ack;
   }
   v1::Ack ruling(BoardSession& s, v1::RulingDecision decision, std::uint32_t seq) {
@@ -78,6 +86,17 @@ class Rulings : public testing::Test {
     std::vector<std::uint32_t> seqs;
     for (const auto& p : s.open_proposals()) seqs.push_back(p.seq());
     return seqs;
+  }
+  v1::Ack command(BoardSession& s, void (*fill)(v1::Command&)) {
+    v1::Command c;
+    fill(c);
+    return run(s, c);
+  }
+  std::vector<const v1::ProposalWithdrawn*> withdrawn() const {
+    std::vector<const v1::ProposalWithdrawn*> out;
+    for (const auto& e : published_.events)
+      if (e.has_proposal_withdrawn()) out.push_back(&e.proposal_withdrawn());
+    return out;
   }
   const v1::Event* last_end() const {
     for (auto it = published_.events.rbegin(); it != published_.events.rend(); ++it)
@@ -207,6 +226,184 @@ TEST_F(Rulings, AResumedSessionKeepsTheArbitersWork) {
   EXPECT_EQ(last_end()->game_ended().result(), "1-0");
   EXPECT_EQ(last_end()->game_ended().proposal_seq(), result);
   EXPECT_FALSE(last_end()->game_ended().proposed());
+}
+
+void two_hands_white(v1::Command& c) { c.mutable_two_hands()->set_side(v1::SIDE_WHITE); }
+
+// The symptom this guards against: "Penalty proposed: White, game lost" and "Result proposed:
+// 0-1" both open for the same second illegal act. It is one decision, listed under its
+// gameEnded and named by either event; accepting it ends the game, and what was still open
+// (the first act's time penalty) is withdrawn, so a ruling on it is refused with the reason.
+TEST_F(Rulings, ASecondIllegalActIsOneProposalOfTheResult) {
+  auto s = session();
+  two_moves(*s);
+  ASSERT_TRUE(command(*s, two_hands_white).ok());
+  ASSERT_TRUE(command(*s, two_hands_white).ok());
+  const auto open = s->open_proposals();
+  ASSERT_EQ(open.size(), 2u);
+  EXPECT_EQ(open[0].kind(), v1::PROPOSAL_KIND_PENALTY);
+  EXPECT_EQ(open[1].kind(), v1::PROPOSAL_KIND_RESULT);
+  EXPECT_EQ(open[1].result(), "0-1");
+  ASSERT_EQ(open[1].seqs_size(), 2);
+  const v1::Event& lost = published_.events[open[1].seqs(0) - 1];
+  ASSERT_TRUE(lost.has_penalty());
+  EXPECT_EQ(lost.penalty().kind(), v1::PENALTY_GAME_LOST);
+  EXPECT_EQ(open[1].seqs(1), open[1].seq());
+  EXPECT_TRUE(published_.events[open[1].seq() - 1].game_ended().proposed());
+
+  // Accepted under the penalty's seq: the same decision.
+  ASSERT_TRUE(ruling(*s, v1::RULING_DECISION_ACCEPT, open[1].seqs(0)).ok());
+  ASSERT_NE(last_end(), nullptr);
+  EXPECT_FALSE(last_end()->game_ended().proposed());
+  EXPECT_EQ(last_end()->game_ended().result(), "0-1");
+  EXPECT_TRUE(s->open_proposals().empty());
+  const auto gone = withdrawn();
+  ASSERT_EQ(gone.size(), 1u);
+  EXPECT_EQ(gone[0]->proposal_seq(), open[0].seq());
+  EXPECT_EQ(gone[0]->reason(), v1::WITHDRAWN_REASON_GAME_ENDED);
+  const v1::Ack late = ruling(*s, v1::RULING_DECISION_ACCEPT, open[0].seq());
+  EXPECT_FALSE(late.ok());
+  EXPECT_NE(late.error().find("withdrawn (the game ended"), std::string::npos) << late.error();
+}
+
+// Two results signalled one after the other: the newer supersedes the older, which is
+// withdrawn as an event naming its successor; the same result again opens nothing new.
+TEST_F(Rulings, ANewerProposedResultSupersedesTheOlder) {
+  auto s = session();
+  two_moves(*s);
+  const std::uint32_t white = result_piece(*s, Piece::kResultWhiteWins);
+  ASSERT_NE(white, 0u);
+  s->on_sensor(drivers::SquareChanged{sq('d', 4), Piece::kEmpty}, milliseconds(t_ += 500));
+  const std::uint32_t again = result_piece(*s, Piece::kResultWhiteWins);
+  EXPECT_EQ(again, 0u) << "the same result is not proposed twice";
+  EXPECT_EQ(open_seqs(*s), std::vector<std::uint32_t>{white});
+  s->on_sensor(drivers::SquareChanged{sq('d', 4), Piece::kEmpty}, milliseconds(t_ += 500));
+  const std::uint32_t black = result_piece(*s, Piece::kResultBlackWins);
+  ASSERT_NE(black, 0u);
+  EXPECT_EQ(open_seqs(*s), std::vector<std::uint32_t>{black});
+  const auto gone = withdrawn();
+  ASSERT_EQ(gone.size(), 1u);
+  EXPECT_EQ(gone[0]->proposal_seq(), white);
+  EXPECT_EQ(gone[0]->reason(), v1::WITHDRAWN_REASON_SUPERSEDED);
+  EXPECT_EQ(gone[0]->superseded_by(), black);
+  EXPECT_EQ(published_.events.back().visibility(), v1::VISIBILITY_PUBLIC) << "as the result was";
+  const v1::Ack stale = ruling(*s, v1::RULING_DECISION_ACCEPT, white);
+  EXPECT_FALSE(stale.ok());
+  EXPECT_NE(stale.error().find("withdrawn (superseded by seq " + std::to_string(black)),
+            std::string::npos)
+      << stale.error();
+  EXPECT_FALSE(s->game_ended());
+}
+
+// docs/rules.md §4 scenario 10: under fide-rapid with auto_apply_penalties=false the
+// penalty for an illegal move is proposed, and lapses when the opponent makes his move
+// without a claim: the engine says so (proposalWithdrawn, lapsed), not a ruling's silence.
+TEST_F(Rulings, APenaltyThatLapsesIsWithdrawn) {
+  GameSetup rapid = setup();
+  rapid.rules = "fide-rapid";
+  rapid.clock = "900+10";
+  rapid.params = {{"auto_apply_penalties", "false"}};
+  BoardSession s("b1", rapid, drivers::WhiteSetting::kLeft, published_.publish());
+  s.on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(t_));
+  play_move(s, sq('e', 2), sq('e', 4), Piece::kWhitePawn, ClockSide::kLeft, t_);
+  play_move(s, sq('g', 8), sq('g', 5), Piece::kBlackKnight, ClockSide::kRight, t_);  // illegal
+  const auto open = open_seqs(s);
+  ASSERT_EQ(open.size(), 1u) << "the penalty proposed";
+  play_move(s, sq('d', 2), sq('d', 4), Piece::kWhitePawn, ClockSide::kLeft, t_);
+  EXPECT_TRUE(s.open_proposals().empty());
+  const auto gone = withdrawn();
+  ASSERT_EQ(gone.size(), 1u);
+  EXPECT_EQ(gone[0]->proposal_seq(), open[0]);
+  EXPECT_EQ(gone[0]->reason(), v1::WITHDRAWN_REASON_LAPSED);
+  const v1::Ack late = ruling(s, v1::RULING_DECISION_ACCEPT, open[0]);
+  EXPECT_FALSE(late.ok());
+  EXPECT_NE(late.error().find("withdrawn (it lapsed"), std::string::npos) << late.error();
+}
+
+// A reject without a seq rules on the newest open proposal; its record names the
+// proposal's seqs, so the folded state (eboard-ctl status, a restart) knows the game goes on.
+TEST_F(Rulings, ARejectWithoutASeqIsFoldedIntoTheState) {
+  auto s = session();
+  two_moves(*s);
+  const std::uint32_t proposed = result_piece(*s, Piece::kResultBlackWins);
+  ASSERT_NE(proposed, 0u);
+  EXPECT_EQ(state_.snapshot().game_state(), v1::GAME_STATE_ENDED);
+  v1::Command reject;
+  reject.mutable_ruling()->set_decision(v1::RULING_DECISION_REJECT);
+  ASSERT_TRUE(run(*s, reject).ok());
+  const v1::CommandApplied& record = published_.events.back().command_applied();
+  EXPECT_EQ(std::vector<std::uint32_t>(record.ruled_seqs().begin(), record.ruled_seqs().end()),
+            std::vector<std::uint32_t>{proposed});
+  EXPECT_EQ(state_.snapshot().game_state(), v1::GAME_STATE_IN_PROGRESS);
+  EXPECT_FALSE(state_.snapshot().result_proposed());
+  EXPECT_EQ(state_.snapshot().result(), "");
+}
+
+// kill -9 after a new game was answered ok and before its first input (the board not heard
+// since a restart): the journal has the command but no gameStarted. The command was
+// acknowledged, so the restarted session sets that game up (its players, its white side)
+// instead of going on with the one before.
+TEST_F(Rulings, ANewGameAnsweredButNotStartedIsTheGameAfterARestart) {
+  {
+    auto first = session();
+    two_moves(*first);
+  }
+  {
+    auto restarted = session();
+    ASSERT_FALSE(restarted->resume(state_).has_value());
+    v1::Command next;
+    v1::NewGame* n = next.mutable_new_game();
+    n->set_white_side(v1::CLOCK_SIDE_RIGHT);
+    v1::Tag* white = n->add_tags();
+    white->set_name("White");
+    white->set_value("Gukesh, D");
+    v1::Tag* black = n->add_tags();
+    black->set_name("Black");
+    black->set_value("Firouzja, Alireza");
+    ASSERT_TRUE(run(*restarted, next).ok());
+  }
+  ASSERT_TRUE(state_.new_game_pending());
+  ASSERT_TRUE(state_.game_in_progress()) << "the old game as folded: not what resumes";
+  const std::uint32_t before = published_.seq();
+  auto second = session();
+  ASSERT_FALSE(second->resume(state_).has_value());
+  EXPECT_EQ(second->resume_warning(), "");
+  EXPECT_TRUE(second->open_proposals().empty());
+  // The new game starts at the board's first input, with its players and White on the right.
+  t_ = 0;
+  second->on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(t_));
+  play_move(*second, sq('e', 2), sq('e', 4), Piece::kWhitePawn, ClockSide::kRight, t_);
+  const v1::Event* started = nullptr;
+  for (const auto& e : published_.events)
+    if (e.seq() > before && e.has_game_started()) started = &e;
+  ASSERT_NE(started, nullptr);
+  EXPECT_EQ(started->game_id(), 2u);
+  EXPECT_EQ(state_.snapshot().moves_size(), 1) << "White's press on the right completed e4";
+  bool named = false;
+  for (const auto& t : started->game_started().tags())
+    named = named || (t.name() == "White" && t.value() == "Gukesh, D");
+  EXPECT_TRUE(named);
+}
+
+// A game started by a new game with --white-side: after a restart White's clock is still the
+// one that new game named, not the board's configured side.
+TEST_F(Rulings, TheNewGamesWhiteSideSurvivesARestart) {
+  {
+    auto first = session();
+    first->on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(t_));
+    v1::Command next;
+    next.mutable_new_game()->set_white_side(v1::CLOCK_SIDE_RIGHT);
+    ASSERT_TRUE(run(*first, next).ok());
+    play_move(*first, sq('e', 2), sq('e', 4), Piece::kWhitePawn, ClockSide::kRight, t_);
+    ASSERT_EQ(state_.snapshot().moves_size(), 1);
+  }
+  EXPECT_FALSE(state_.new_game_pending());
+  auto second = session();
+  ASSERT_FALSE(second->resume(state_).has_value());
+  const auto clocks = second->clock_setting(second->resume_at());
+  ASSERT_TRUE(clocks.has_value());
+  EXPECT_EQ(clocks->left.count(), state_.snapshot().black_ms()) << "Black on the left";
+  EXPECT_EQ(clocks->right.count(), state_.snapshot().white_ms());
 }
 
 }  // namespace

@@ -3,7 +3,8 @@
 // accept` turns into the game's result and `reject` leaves the game going; and what the
 // arbiter did survives a kill -9 of eboardd (the journal's commandApplied records played
 // again on recovery): the same open proposal under the same seq, the clocks with the time
-// added, the players, and atMs that goes on. Real processes over real ptys.
+// added, the players, and atMs that goes on; and one voice per decision after it (a
+// penalty ladder's loss is one proposal). Real processes over real ptys.
 #include "tests/daemon/ctl/ctl_e2e_helpers.h"
 
 namespace eboard::daemon::ctl_test {
@@ -137,6 +138,23 @@ TEST(RulingsE2e, KillNineKeepsTheOpenProposalTheAddedTimeAndThePlayers) {
   const auto open = proposal_lines(at({"proposals", "b1"}), "b1");
   ASSERT_EQ(open.size(), 1u);
   EXPECT_EQ(open[0].rfind("b1 " + std::to_string(penalty) + " penalty white", 0), 0u) << open[0];
+  // White's second two-hands move: its loss is one proposal with its result (one voice),
+  // listed under the proposed gameEnded; rejected under the penalty event's seq, the game
+  // goes on as status says (the record names every seq of the proposal).
+  ASSERT_EQ(at({"two-hands", "b1", "white"}).status, 0);
+  const auto lost = wait_event(again, last_seq, [](const v1::Event& e) {
+    return e.has_penalty() && e.penalty().kind() == v1::PENALTY_GAME_LOST;
+  });
+  ASSERT_TRUE(lost) << again.err();
+  const auto both = proposal_lines(at({"proposals", "b1"}), "b1");
+  ASSERT_EQ(both.size(), 2u);
+  EXPECT_EQ(both[1].rfind("b1 " + std::to_string(lost->seq() + 1) + " result black 0-1", 0), 0u)
+      << both[1];
+  ASSERT_EQ(at({"reject", "b1", std::to_string(lost->seq())}).status, 0);
+  const CtlRun going = at({"status", "b1"});
+  EXPECT_NE(going.out.find("game: in progress"), std::string::npos) << going.out;
+  ASSERT_EQ(proposal_lines(at({"proposals", "b1"}), "b1").size(), 1u);
+
   const CtlRun accept = at({"accept", "b1", std::to_string(penalty)});
   ASSERT_EQ(accept.status, 0) << accept.err;
   const auto applied = wait_event(

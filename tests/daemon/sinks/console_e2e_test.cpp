@@ -1,6 +1,7 @@
 // The arbiter console end to end (docs/interfaces.md §6.3): eboardd with emulated boards over
 // HTTPS with a venue certificate; headless Chromium logs in with the token, sees the
-// result the daemon proposes after a scripted game's second illegal move, clicks Accept,
+// result the daemon proposes after a scripted game's second illegal move (one proposal, the
+// penalty's "game lost" part of it), clicks Accept,
 // and the game ends with that result on the event stream, in /live.pgn and on the page -
 // while 50 overlay viewers watch another board and one WebSocket client never reads.
 // Screenshots at 1280x800 and 390x844 are kept as test artifacts.
@@ -153,6 +154,14 @@ TEST(ConsoleE2e, ArbiterAcceptsAProposedResultInChromium) {
   ASSERT_TRUE(chrome.wait_for(proposal, 30s)) << chrome.evaluate("document.body.innerText");
   EXPECT_NE(chrome.evaluate(proposal + ".textContent").find("(7.5.5)"), std::string::npos)
       << "the article the proposal cites";
+  // One voice per decision: the "game lost" penalty of the same second illegal move is part
+  // of that proposal (the daemon's list, GET /arbiter/proposals), with no buttons of its own.
+  const std::string lost =
+      "[...document.querySelectorAll('.item[data-board=c1]')].find(e => "
+      "e.querySelector('.ititle').textContent.includes('game lost'))";
+  ASSERT_TRUE(chrome.wait_for(lost + ".textContent.includes('part of the proposal of seq')", 10s))
+      << chrome.evaluate("document.getElementById('items').innerText");
+  EXPECT_EQ(chrome.evaluate(lost + ".classList.contains('open')"), "false");
   ASSERT_TRUE(chrome.wait_for("document.querySelector('#tile-c2 [data-result]')", 30s));
 
   const std::string artifacts = kBin + "/../test-artifacts";
