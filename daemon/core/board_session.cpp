@@ -132,6 +132,15 @@ std::optional<Millis> BoardSession::game_over_at(const engine::GameEvent& e,
   return before;
 }
 
+// The clock speaks through the board (a DGT 3000 on the board's cable): its first reading
+// says that it is there, and once the board's link is down it is not heard either.
+void BoardSession::clock_heard(Millis now) {
+  if (clock_state_ == v1::DEVICE_STATE_CONNECTED) return;
+  clock_state_ = v1::DEVICE_STATE_CONNECTED;
+  device_status(v1::DEVICE_ROLE_CLOCK, v1::DEVICE_STATE_CONNECTED, "the clock reports its times",
+                now);
+}
+
 void BoardSession::device_status(v1::DeviceRole role, v1::DeviceState state,
                                  const std::string& detail, Millis now) {
   v1::Event event;
@@ -144,6 +153,13 @@ void BoardSession::device_status(v1::DeviceRole role, v1::DeviceState state,
   status->set_state(state);
   status->set_detail(detail);
   publish_event(std::move(event));
+  const bool link_lost = role == v1::DEVICE_ROLE_BOARD && (state == v1::DEVICE_STATE_DISCONNECTED ||
+                                                           state == v1::DEVICE_STATE_FAILED);
+  if (link_lost && clock_state_ == v1::DEVICE_STATE_CONNECTED) {
+    clock_state_ = v1::DEVICE_STATE_DISCONNECTED;
+    device_status(v1::DEVICE_ROLE_CLOCK, v1::DEVICE_STATE_DISCONNECTED,
+                  "not heard: the board's link is down", now);
+  }
 }
 
 void BoardSession::on_sensor(const drivers::SensorEvent& sensor, Millis now) {
@@ -173,6 +189,7 @@ void BoardSession::on_sensor(const drivers::SensorEvent& sensor, Millis now) {
       tracker_->square(now, engine::Square(change->square), code_of_piece(change->piece), out);
     }
   } else if (const auto* reading = std::get_if<drivers::ClockReading>(&sensor)) {
+    clock_heard(now);
     clock_reading(*reading, now);
   } else if (const auto* lever = std::get_if<drivers::LeverPressed>(&sensor)) {
     const Color presser = sides_.is_white(lever->side) ? engine::kWhite : engine::kBlack;
@@ -188,6 +205,7 @@ void BoardSession::on_sensor(const drivers::SensorEvent& sensor, Millis now) {
   } else if (std::holds_alternative<drivers::ClockAbsent>(sensor)) {
     clock_known_ = true;
     clock_running_.reset();
+    clock_state_ = v1::DEVICE_STATE_ABSENT;
     device_status(v1::DEVICE_ROLE_CLOCK, v1::DEVICE_STATE_ABSENT, "the board reports no clock",
                   now);
     clock_presence(engine::ClockPresence::kNone, now);

@@ -140,6 +140,7 @@ class BoardSession {
   std::array<bool, 2> flags_seen_{};  // by color, since the last reading
   bool forfeit_proposed_ = false;     // for the contradiction that stands
   void clock_presence(engine::ClockPresence presence, Millis now);
+  void clock_heard(Millis now);
   void restore_clocks(const eboard::v1::Snapshot& snapshot, Millis now);
   // board_session_resume.cpp: the journal's game played again (resume()). While replay_
   // is set, emit() publishes nothing: what the tracker emits is matched to the journal's
@@ -199,6 +200,8 @@ class BoardSession {
   std::string resume_warning_;
   drivers::ClockSetting clock_setting_ = drivers::ClockSetting::kAuto;
   engine::ClockPresence presence_ = engine::ClockPresence::kConnected;
+  // What the clock's deviceStatus last said (DEVICE_STATE_UNSPECIFIED: nothing yet).
+  eboard::v1::DeviceState clock_state_ = eboard::v1::DEVICE_STATE_UNSPECIFIED;
 };
 
 }  // namespace eboard::daemon

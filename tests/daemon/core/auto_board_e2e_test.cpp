@@ -55,11 +55,12 @@ struct AutoBoard {
           events.push_back(e);
           return static_cast<std::uint32_t>(events.size());
         }) {}
-  // The detail of the last deviceStatus in `state` ("" if none).
+  // The detail of the board's last deviceStatus in `state` ("" if none).
   std::string last(v1::DeviceState state) const {
     std::string detail;
     for (const auto& e : events) {
-      if (e.has_device_status() && e.device_status().state() == state)
+      if (e.has_device_status() && e.device_status().state() == state &&
+          e.device_status().role() == v1::DEVICE_ROLE_BOARD)
         detail = e.device_status().detail();
     }
     return detail;

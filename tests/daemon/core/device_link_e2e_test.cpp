@@ -71,9 +71,13 @@ class DeviceLinkTest : public testing::Test {
     }
     return done();
   }
-  std::size_t count(v1::DeviceState state) const {
+  std::size_t count(v1::DeviceState state,
+                    v1::DeviceRole role = v1::DEVICE_ROLE_UNSPECIFIED) const {
     std::size_t n = 0;
-    for (const auto& e : events_) n += e.has_device_status() && e.device_status().state() == state;
+    for (const auto& e : events_) {
+      n += e.has_device_status() && e.device_status().state() == state &&
+           (role == v1::DEVICE_ROLE_UNSPECIFIED || e.device_status().role() == role);
+    }
     return n;
   }
 
@@ -121,6 +125,38 @@ TEST_F(DeviceLinkTest, SilentBoardIsDroppedByTheDriversTimerAndRetried) {
   EXPECT_FALSE(link.connected());
   EXPECT_GT(clock_.now() - epoch_, 0ms);
   EXPECT_EQ(until_wake(link), 100ms);  // the first reconnect attempt
+  link.stop();
+}
+
+// The DGT 3000 on the board's cable: its first clock message makes the clock CONNECTED
+// (once), and losing the board's link loses the clock with it.
+TEST_F(DeviceLinkTest, TheClockOnTheBoardsCableIsReportedConnected) {
+  ASSERT_TRUE(std::holds_alternative<std::monostate>(pty_.open()));
+  DeviceLink link = make_link();
+  link.start();
+  ASSERT_TRUE(serve_until([&] { return count(v1::DEVICE_STATE_CONNECTED) > 0; }));
+  const auto clock_connected = [&] {
+    return count(v1::DEVICE_STATE_CONNECTED, v1::DEVICE_ROLE_CLOCK) > 0;
+  };
+  for (int second = 1; second <= 3 && !clock_connected(); ++second) {
+    const auto bytes = emulator_.advance_clock(script::Millis(1000 * second));
+    if (!bytes.empty()) {
+      ASSERT_EQ(::write(pty_.master_fd(), bytes.data(), bytes.size()), ssize_t(bytes.size()));
+    }
+    serve_until(clock_connected);
+  }
+  ASSERT_TRUE(clock_connected()) << "no clock message made the clock CONNECTED";
+  const auto again = emulator_.advance_clock(script::Millis(5000));
+  if (!again.empty()) {
+    ASSERT_EQ(::write(pty_.master_fd(), again.data(), again.size()), ssize_t(again.size()));
+  }
+  serve_until([] { return false; });
+  EXPECT_EQ(count(v1::DEVICE_STATE_CONNECTED, v1::DEVICE_ROLE_CLOCK), 1u) << "reported once";
+  pty_.hang_up();
+  const auto lost = [&] { return count(v1::DEVICE_STATE_DISCONNECTED, v1::DEVICE_ROLE_CLOCK) > 0; };
+  serve_until(lost);
+  for (int i = 0; i < 10 && !lost(); ++i) fire(link);
+  EXPECT_TRUE(lost()) << "the clock is not heard once the board's link is down";
   link.stop();
 }
 

@@ -1,7 +1,7 @@
 // The arbiter console end to end (docs/interfaces.md §6.3): eboardd with emulated boards over
 // HTTPS with a venue certificate; headless Chromium logs in with the token, sees the
 // result the daemon proposes after a scripted game's second illegal move (one proposal, the
-// penalty's "game lost" part of it), clicks Accept,
+// penalty's "game lost" part of it; each board's clock connected), clicks Accept,
 // and the game ends with that result on the event stream, in /live.pgn and on the page -
 // while 50 overlay viewers watch another board and one WebSocket client never reads.
 // Screenshots at 1280x800 and 390x844 are kept as test artifacts.
@@ -162,6 +162,10 @@ TEST(ConsoleE2e, ArbiterAcceptsAProposedResultInChromium) {
   ASSERT_TRUE(chrome.wait_for(lost + ".textContent.includes('part of the proposal of seq')", 10s))
       << chrome.evaluate("document.getElementById('items').innerText");
   EXPECT_EQ(chrome.evaluate(lost + ".classList.contains('open')"), "false");
+  // The DGT 3000 on the emulated boards' cable reports its times: the tile says so.
+  EXPECT_TRUE(chrome.wait_for(
+      "document.querySelector('#tile-c1 .dev').textContent.includes('clock connected')", 10s))
+      << chrome.evaluate("document.querySelector('#tile-c1 .dev').textContent");
   ASSERT_TRUE(chrome.wait_for("document.querySelector('#tile-c2 [data-result]')", 30s));
 
   const std::string artifacts = kBin + "/../test-artifacts";
