@@ -104,7 +104,8 @@ TEST_F(RulingCommand, SettledProposalIsAnError) {
   const v1::Ack again = ruling(v1::RULING_DECISION_ACCEPT, warning, 3000);
   EXPECT_EQ(again.code(), v1::ACK_ERROR_REJECTED);
   EXPECT_EQ(again.error(), "ruling.seq: " + std::to_string(warning) +
-                               ": that proposal of board b1 is already settled");
+                               ": that proposal of board b1 is already settled (rejected); "
+                               "nothing was changed");
   EXPECT_EQ(published_.events.size(), n);
 }
 
