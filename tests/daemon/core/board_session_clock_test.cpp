@@ -5,6 +5,7 @@
 #include "daemon/core/board_session.h"
 #include "daemon/core/board_state.h"
 #include "engine/board/fen.h"
+#include "tests/daemon/clock_reading.h"
 #include "tests/daemon/placement_of.h"
 #include "tests/daemon/play_move.h"
 #include "tests/daemon/published_events.h"
@@ -23,13 +24,7 @@ using testing_support::PublishedEvents;
 constexpr int sq(char file, int rank) { return (rank - 1) * 8 + (file - 'a'); }
 
 drivers::ClockReading reading(ClockSide turn, int left_s, int right_s) {
-  drivers::ClockReading r;
-  r.left = milliseconds(left_s * 1000);
-  r.right = milliseconds(right_s * 1000);
-  r.running = true;
-  r.turn = turn;
-  r.lever_high = turn;
-  return r;
+  return testing_support::running_reading(turn, left_s, right_s);
 }
 
 class ForfeitTest : public testing::Test {
