@@ -68,15 +68,25 @@ void BoardSession::give_reading(Millis at, const engine::ClockReading& r, engine
   tracker_->clock_reading(at, r, out);
 }
 
+// The proposal is the result accepting it would give (6.9): a loss on time, or a draw when
+// the opponent cannot checkmate by any series of legal moves (the set's mating test, as
+// for a flag the model agrees with: RulesArbiter::flag_result).
 void BoardSession::propose_forfeit(Color side, Millis at, engine::GameEvents& out) {
   const long long left = tracker_->clock().remaining(side, at).count() / 1000;
-  char text[200];
+  const engine::UnwinnabilityNote opponent =
+      arbiter_->can_mate(*tracker_, tracker_->committed(), ~side, tracker_->rules().mating_test);
+  const bool draw = opponent == engine::UnwinnabilityNote::kUnwinnable;
+  char text[240];
   std::snprintf(text, sizeof text,
                 "the clock shows %s's time up, the model %lld s left: a damaged clock message "
-                "or a wrongly set clock; the arbiter decides (6.9, 6.10.1)",
-                side == engine::kWhite ? "White" : "Black", left);
-  tracker_->propose_result(at, side == engine::kWhite ? "0-1" : "1-0",
-                           engine::TerminationKind::kTimeForfeit, text, out);
+                "or a wrongly set clock; the arbiter decides (6.9, 6.10.1)%s",
+                side == engine::kWhite ? "White" : "Black", left,
+                draw ? "; the opponent cannot checkmate, so a forfeit would be a draw" : "");
+  const char* result = draw ? "1/2-1/2" : side == engine::kWhite ? "0-1" : "1-0";
+  tracker_->propose_result(at, result,
+                           draw ? engine::TerminationKind::kTimeoutVsInsufficient
+                                : engine::TerminationKind::kTimeForfeit,
+                           text, out);
 }
 
 }  // namespace eboard::daemon

@@ -122,5 +122,36 @@ TEST_F(ForfeitTest, AFlagWithTimeOnTheClockInTheLastPeriodIsProposed) {
   EXPECT_TRUE(ended[0]->game_ended().proposed());
 }
 
+// 6.9 holds for a proposed forfeit too: White has a bare king, so Black's time running
+// out is proposed as a draw, not as a win White could never have made.
+TEST_F(ForfeitTest, AProposedForfeitAgainstABareKingIsADraw) {
+  setup_.start_fen = "r3k3/8/8/8/8/8/8/4K3 w - - 0 1";
+  BoardSession s("b1", setup_, drivers::WhiteSetting::kLeft, published_.publish());
+  s.on_sensor(drivers::PlacementSeen{placement_of(setup_.start_fen)}, milliseconds(t_));
+  s.on_sensor(reading(ClockSide::kLeft, 5430, 5430), milliseconds(t_ += 100));
+  play_move(s, sq('e', 1), sq('e', 2), Piece::kWhiteKing, ClockSide::kLeft, t_);
+  s.on_sensor(reading(ClockSide::kRight, 5428, 0), milliseconds(t_ += 1000));
+  EXPECT_TRUE(of(&v1::Event::has_flag_fell).empty());
+  const auto ended = of(&v1::Event::has_game_ended);
+  ASSERT_EQ(ended.size(), 1u);
+  EXPECT_TRUE(ended[0]->game_ended().proposed());
+  EXPECT_EQ(ended[0]->game_ended().result(), "1/2-1/2");
+  EXPECT_EQ(ended[0]->game_ended().termination(), v1::TERMINATION_TIMEOUT_VS_INSUFFICIENT);
+}
+
+// The side with the rook can mate: White's time at zero is proposed as Black's win.
+TEST_F(ForfeitTest, AProposedForfeitAgainstARookIsALoss) {
+  setup_.start_fen = "r3k3/8/8/8/8/8/8/4K3 w - - 0 1";
+  BoardSession s("b1", setup_, drivers::WhiteSetting::kLeft, published_.publish());
+  s.on_sensor(drivers::PlacementSeen{placement_of(setup_.start_fen)}, milliseconds(t_));
+  s.on_sensor(reading(ClockSide::kLeft, 5430, 5430), milliseconds(t_ += 100));
+  s.on_sensor(reading(ClockSide::kLeft, 0, 5430), milliseconds(t_ += 1000));
+  const auto ended = of(&v1::Event::has_game_ended);
+  ASSERT_EQ(ended.size(), 1u);
+  EXPECT_TRUE(ended[0]->game_ended().proposed());
+  EXPECT_EQ(ended[0]->game_ended().result(), "0-1");
+  EXPECT_EQ(ended[0]->game_ended().termination(), v1::TERMINATION_TIME_FORFEIT);
+}
+
 }  // namespace
 }  // namespace eboard::daemon
