@@ -74,19 +74,12 @@ if [ "$sanitize" = "true" ]; then
 fi
 
 if [ "$fuzz" = "true" ]; then
-  step "fuzz targets"
+  # libFuzzer runs on one thread: one target per core, each for the same time as alone.
+  step "fuzz targets ($jobs at a time)"
   seconds=${EBOARD_FUZZ_SECONDS:-10}
-  for fuzzer in build-fuzz/bin/fuzz_*; do
-    name=$(basename "$fuzzer")
-    corpus=$(mktemp -d)
-    seeds="tests/fuzz/corpus/${name#fuzz_}"
-    [ -d "$seeds" ] || seeds=""
-    echo "$name: ${seconds}s"
-    "$fuzzer" -max_total_time="$seconds" -print_final_stats=0 "$corpus" $seeds 2>"$corpus.log" \
-      || { tail -50 "$corpus.log"; echo "$name found a failure" >&2; exit 1; }
-    rm -rf "$corpus" "$corpus.log"
-    passed=$((passed + 1))
-  done
+  fuzzers=(build-fuzz/bin/fuzz_*)
+  printf '%s\n' "${fuzzers[@]}" | xargs -P "$jobs" -I{} tools/fuzz-one.sh {} "$seconds"
+  passed=$((passed + ${#fuzzers[@]}))
 fi
 # arm64 (the Raspberry Pi): the unit tests cross-built and run under qemu-user, on demand
 # (EBOARD_ARM64_TESTS=1; not yet in CI: its first whole run is still to be timed). The
