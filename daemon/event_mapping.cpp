@@ -369,4 +369,36 @@ v1::Event to_proto(const GameEvent& e, const EventEnvelope& envelope) {
   return out;
 }
 
+namespace {
+
+v1::WithdrawnReason withdrawn_reason_of(engine::WithdrawReason reason) {
+  switch (reason) {
+    case engine::WithdrawReason::kLapsed: return v1::WITHDRAWN_REASON_LAPSED;
+    case engine::WithdrawReason::kSuperseded: return v1::WITHDRAWN_REASON_SUPERSEDED;
+    case engine::WithdrawReason::kGameEnded: return v1::WITHDRAWN_REASON_GAME_ENDED;
+  }
+  return v1::WITHDRAWN_REASON_UNSPECIFIED;
+}
+
+}  // namespace
+
+v1::Event to_proto(const engine::Withdrawal& w, const EventEnvelope& envelope) {
+  v1::Event out;
+  out.set_board_id(envelope.board_id);
+  out.set_seq(envelope.seq);
+  out.set_at_ms(std::int32_t(w.at.count()));
+  // Told to whoever was told of the proposal.
+  out.set_visibility(w.visibility == engine::EventVisibility::kPublic ? v1::VISIBILITY_PUBLIC
+                                                                      : v1::VISIBILITY_ARBITER);
+  out.set_game_id(envelope.game_id);
+  out.set_rules(envelope.rules);
+  v1::ProposalWithdrawn* x = out.mutable_proposal_withdrawn();
+  x->set_proposal_seq(static_cast<std::uint32_t>(w.seq));
+  x->set_reason(withdrawn_reason_of(w.reason));
+  x->set_superseded_by(static_cast<std::uint32_t>(w.superseded_by));
+  x->set_description(w.description);
+  for (const std::uint64_t seq : w.seqs) x->add_seqs(static_cast<std::uint32_t>(seq));
+  return out;
+}
+
 }  // namespace eboard::daemon

@@ -8,6 +8,7 @@
 
 #include "eboard/v1/event.pb.h"
 #include "engine/game/game_event.h"
+#include "engine/rules/proposal_book.h"
 
 namespace eboard::daemon {
 
@@ -19,6 +20,9 @@ struct EventEnvelope {
 };
 
 eboard::v1::Event to_proto(const engine::GameEvent& event, const EventEnvelope& envelope);
+// A proposal the engine withdrew without a ruling (engine/rules/proposal_book.h), as the
+// proposalWithdrawn event eboardd and eboard-replay publish after the batch that caused it.
+eboard::v1::Event to_proto(const engine::Withdrawal& withdrawal, const EventEnvelope& envelope);
 
 // Numbers one board's events the way eboardd does (BoardSession::emit): seq 1, 2, 3, ...
 // and gameId 1 for the first game, one more for each later gameStarted (a new game, or
@@ -29,6 +33,13 @@ class EventNumbering {
                             const std::string& rules) {
     if (event.kind == engine::GameEventKind::kGameStarted && started_) ++envelope_.game_id;
     started_ = started_ || event.kind == engine::GameEventKind::kGameStarted;
+    envelope_.board_id = board_id;
+    envelope_.rules = rules;
+    ++envelope_.seq;
+    return envelope_;
+  }
+  // An event the engine's tracker did not emit (a proposalWithdrawn): the next seq.
+  const EventEnvelope& next(const std::string& board_id, const std::string& rules) {
     envelope_.board_id = board_id;
     envelope_.rules = rules;
     ++envelope_.seq;

@@ -3,6 +3,7 @@
 // answers the status query from that record, refuses a ruling that names no open one with
 // the reason, and publishes each withdrawal as a proposalWithdrawn event.
 #include "daemon/core/board_session.h"
+#include "daemon/event_mapping.h"
 
 namespace eboard::daemon {
 namespace {
@@ -68,15 +69,6 @@ v1::Proposal shown(const Proposal& p, const std::string& board_id) {
   return out;
 }
 
-v1::WithdrawnReason reason_of(engine::WithdrawReason reason) {
-  switch (reason) {
-    case engine::WithdrawReason::kLapsed: return v1::WITHDRAWN_REASON_LAPSED;
-    case engine::WithdrawReason::kSuperseded: return v1::WITHDRAWN_REASON_SUPERSEDED;
-    case engine::WithdrawReason::kGameEnded: return v1::WITHDRAWN_REASON_GAME_ENDED;
-  }
-  return v1::WITHDRAWN_REASON_UNSPECIFIED;
-}
-
 }  // namespace
 
 std::vector<v1::Proposal> BoardSession::open_proposals() const {
@@ -115,19 +107,7 @@ void BoardSession::publish_withdrawals() {
   if (!arbiter_) return;
   for (const engine::Withdrawal& w : arbiter_->proposals().take_withdrawals()) {
     if (replay_ || w.seq == 0) continue;  // the journal has it; or it was never published
-    v1::Event event;
-    event.set_at_ms(static_cast<std::int32_t>(w.at.count()));
-    event.set_visibility(w.visibility == engine::EventVisibility::kPublic ? v1::VISIBILITY_PUBLIC
-                                                                          : v1::VISIBILITY_ARBITER);
-    event.set_game_id(game_id_);
-    event.set_rules(rules_name_);
-    v1::ProposalWithdrawn* x = event.mutable_proposal_withdrawn();
-    x->set_proposal_seq(static_cast<std::uint32_t>(w.seq));
-    x->set_reason(reason_of(w.reason));
-    x->set_superseded_by(static_cast<std::uint32_t>(w.superseded_by));
-    x->set_description(w.description);
-    for (const std::uint64_t seq : w.seqs) x->add_seqs(static_cast<std::uint32_t>(seq));
-    publish_event(std::move(event));
+    publish_event(to_proto(w, EventEnvelope{board_id_, 0, game_id_, rules_name_}));
   }
 }
 

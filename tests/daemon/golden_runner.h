@@ -14,6 +14,7 @@
 #include <string>
 
 #include "daemon/event_mapping.h"
+#include "daemon/programs/eboard_replay/replay_output.h"
 #include "daemon/programs/eboard_replay/replay_session.h"
 #include "eboard/v1/json.h"
 #include "simulators/script/script_reader.h"
@@ -37,12 +38,10 @@ inline std::string replay_in_process(const std::filesystem::path& script_path) {
   daemon::EventNumbering numbering;
   std::string out;
   const auto print = [&] {
-    for (const auto& e : events) {
-      const auto& envelope = numbering.next(
-          e, session.board_id(), session.tracker() ? session.tracker()->rules().name : "");
-      out += proto::to_json_line(daemon::to_proto(e, envelope)) + "\n";
-    }
-    events.clear();
+    daemon::publish_replayed(session, events, numbering,
+                             [&](const eboard::v1::Event& event, const engine::GameEvent*) {
+                               out += proto::to_json_line(event) + "\n";
+                             });
     EXPECT_EQ(numbering.seq(), session.last_seq()) << script_path;
   };
   for (const auto& s : file.statements) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "daemon/event_mapping.h"
+#include "daemon/programs/eboard_replay/replay_output.h"
 #include "daemon/programs/eboard_replay/replay_session.h"
 #include "eboard/v1/json.h"
 #include "eboard/version.h"
@@ -98,13 +99,12 @@ int main(int argc, char** argv) {
   eboard::daemon::EventNumbering numbering;
   eboard::engine::PgnRecorder pgn;
   const auto print = [&]() {
-    for (const auto& e : events) {
-      pgn.apply(e);
-      const auto& envelope = numbering.next(
-          e, session.board_id(), session.tracker() ? session.tracker()->rules().name : "");
-      std::cout << eboard::proto::to_json_line(eboard::daemon::to_proto(e, envelope)) << "\n";
-    }
-    events.clear();
+    eboard::daemon::publish_replayed(
+        session, events, numbering,
+        [&](const eboard::v1::Event& event, const eboard::engine::GameEvent* from) {
+          if (from) pgn.apply(*from);
+          std::cout << eboard::proto::to_json_line(event) << "\n";
+        });
   };
   eboard::script::Statement statement;
   while (reader.next(statement)) {

@@ -112,10 +112,16 @@ std::optional<std::string> ReplaySession::feed(const script::Statement& statemen
   return std::nullopt;
 }
 
+// One batch: its events numbered in order, then the proposals it withdrew (eboardd's
+// BoardSession::emit and publish_withdrawals).
 void ReplaySession::number(const engine::GameEvents& out, std::size_t first) {
   for (std::size_t i = first; i < out.size(); ++i) {
     ++last_seq_;
     if (out[i].proposal != 0) tracker_->published(out[i], last_seq_);
+  }
+  for (engine::Withdrawal& w : arbiter_.proposals().take_withdrawals()) {
+    if (w.seq == 0) continue;  // never published: nobody was told of it
+    withdrawals_.push_back({++last_seq_, std::move(w)});
   }
 }
 
@@ -166,15 +172,17 @@ void ReplaySession::timed(const script::Body& body, engine::Millis at, engine::G
 // due before a board deadline still falls on the way. Bounded by a number of deadlines.
 void ReplaySession::finish(engine::GameEvents& out) {
   if (!tracker_) return;
-  const std::size_t first = out.size();
+  std::size_t first = out.size();
   tracker_->advance(last_, out);
+  number(out, first);
   constexpr int kMaxDeadlines = 1000;
   for (int i = 0; i < kMaxDeadlines && !tracker_->ended(); ++i) {
     const std::optional<engine::Millis> next = tracker_->next_board_deadline();
     if (!next) break;
+    first = out.size();
     tracker_->advance(std::max(*next, last_), out);
+    number(out, first);
   }
-  number(out, first);
 }
 
 }  // namespace eboard::daemon

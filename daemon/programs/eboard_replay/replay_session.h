@@ -14,7 +14,11 @@
 // Events are numbered 1, 2, 3, ... in the order feed() and finish() append them, which is
 // the seq eboard-replay prints (docs/interfaces.md §4); events that open a decision for the
 // arbiter are handed back to the tracker with that seq, so `arbiter ruling accept SEQ`
-// finds it. Callers print every event appended, in order.
+// finds it. As eboardd publishes them, the tracker's events come in batches (a timed line,
+// with the deadlines that fell due before it; each deadline after the last line), and after
+// each batch the proposals it withdrew (superseded, lapsed, the game ended), each a
+// proposalWithdrawn with the next seq: take_withdrawals() hands them over under that seq.
+// Callers print every event appended, in order, each withdrawal where its seq falls.
 #pragma once
 
 #include <cstdint>
@@ -51,8 +55,14 @@ class ReplaySession {
   // Empty until the first timed line.
   const engine::GameTracker* tracker() const { return tracker_ ? &*tracker_ : nullptr; }
   const std::vector<std::pair<std::string, std::string>>& tags() const { return tags_; }
-  // The seq of the last event appended so far.
+  // The seq of the last event appended (or withdrawal numbered) so far.
   std::uint64_t last_seq() const { return last_seq_; }
+  // The withdrawals numbered since the last call, in seq order.
+  struct NumberedWithdrawal {
+    std::uint64_t seq = 0;
+    engine::Withdrawal withdrawal;
+  };
+  std::vector<NumberedWithdrawal> take_withdrawals() { return std::move(withdrawals_); }
 
  private:
   std::optional<std::string> header(const script::Body& body);
@@ -71,6 +81,7 @@ class ReplaySession {
   std::optional<engine::GameTracker> tracker_;
   engine::Millis last_{0};
   std::uint64_t last_seq_ = 0;
+  std::vector<NumberedWithdrawal> withdrawals_;
 };
 
 }  // namespace eboard::daemon
