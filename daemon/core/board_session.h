@@ -70,8 +70,9 @@ class BoardSession {
   std::optional<Error> resume(const BoardState& journal_state);
   const std::string& resume_warning() const { return resume_warning_; }
   // Where the board's time line starts after resume(): the journal's last atMs when a game
-  // continues (atMs counts from the game's start, docs/interfaces.md §4), else 0. The caller
-  // passes times from there on.
+  // continues or a new game answered ok waits for its first input (atMs counts from the
+  // game's start, which for a game set up and not started is on the time line it was set
+  // up on, docs/interfaces.md §4), else 0. The caller passes times from there on.
   Millis resume_at() const { return resume_at_; }
 
   // `clock=none` (board spec): the board's clock input is dropped and its games complete

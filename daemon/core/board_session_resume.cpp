@@ -25,9 +25,12 @@ std::optional<Error> BoardSession::resume(const BoardState& journal_state) {
   const v1::Snapshot& s = journal_state.snapshot();
   game_id_ = s.game_id();
   // A new game was answered ok but had not started: that game is set up, waiting for the
-  // board, and the one before it is not continued (the arbiter replaced it).
+  // board, and the one before it is not continued (the arbiter replaced it). Its time line
+  // began on the board's when it was set up, so it goes on from the journal's last atMs:
+  // its gameStarted and every event after it come later than what the journal has.
   if (journal_state.new_game_pending()) {
-    if (auto error = new_game(*journal_state.new_game(), Millis(0)))
+    resume_at_ = Millis(std::max(0, s.at_ms()));
+    if (auto error = new_game(*journal_state.new_game(), resume_at_))
       return Error{"board " + board_id_ +
                    ": cannot set up the journal's new game: " + error->message};
     return std::nullopt;

@@ -365,17 +365,24 @@ TEST_F(Rulings, ANewGameAnsweredButNotStartedIsTheGameAfterARestart) {
   ASSERT_TRUE(state_.new_game_pending());
   ASSERT_TRUE(state_.game_in_progress()) << "the old game as folded: not what resumes";
   const std::uint32_t before = published_.seq();
+  const std::int32_t set_up_at = state_.snapshot().at_ms();
+  ASSERT_GT(set_up_at, 0);
   auto second = session();
   ASSERT_FALSE(second->resume(state_).has_value());
   EXPECT_EQ(second->resume_warning(), "");
   EXPECT_TRUE(second->open_proposals().empty());
+  // The game was set up on the board's time line, which goes on (atMs never goes back).
+  EXPECT_EQ(second->resume_at(), milliseconds(set_up_at));
   // The new game starts at the board's first input, with its players and White on the right.
-  t_ = 0;
+  t_ = int(second->resume_at().count());
   second->on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(t_));
   play_move(*second, sq('e', 2), sq('e', 4), Piece::kWhitePawn, ClockSide::kRight, t_);
   const v1::Event* started = nullptr;
-  for (const auto& e : published_.events)
-    if (e.seq() > before && e.has_game_started()) started = &e;
+  for (const auto& e : published_.events) {
+    if (e.seq() <= before) continue;
+    EXPECT_GE(e.at_ms(), set_up_at) << e.ShortDebugString();
+    if (e.has_game_started()) started = &e;
+  }
   ASSERT_NE(started, nullptr);
   EXPECT_EQ(started->game_id(), 2u);
   EXPECT_EQ(state_.snapshot().moves_size(), 1) << "White's press on the right completed e4";
