@@ -22,6 +22,10 @@ class ClockSides {
   void observe(const ClockReading& reading);
   // Forget an `auto` decision (a new game).
   void reset() { decided_.reset(); }
+  // An `auto` decision made before (a restart: the journal's clockSideLearned).
+  void learned(ClockSide white) {
+    if (setting_ == WhiteSetting::kAuto) decided_ = white;
+  }
   ClockSide white_side() const;
   bool is_white(ClockSide side) const { return side == white_side(); }
   bool decided() const { return setting_ != WhiteSetting::kAuto || decided_.has_value(); }

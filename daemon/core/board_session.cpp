@@ -141,6 +141,18 @@ void BoardSession::clock_heard(Millis now) {
                 now);
 }
 
+void BoardSession::side_learned(Millis now) {
+  v1::Event event;
+  event.set_at_ms(static_cast<std::int32_t>(now.count()));
+  event.set_visibility(v1::VISIBILITY_PUBLIC);
+  event.set_game_id(game_id_);
+  event.set_rules(rules_name_);
+  event.mutable_clock_side_learned()->set_white_side(
+      sides_.white_side() == drivers::ClockSide::kLeft ? v1::CLOCK_SIDE_LEFT
+                                                       : v1::CLOCK_SIDE_RIGHT);
+  publish_event(std::move(event));
+}
+
 void BoardSession::device_status(v1::DeviceRole role, v1::DeviceState state,
                                  const std::string& detail, Millis now) {
   v1::Event event;

@@ -142,6 +142,8 @@ class BoardSession {
   bool forfeit_proposed_ = false;     // for the contradiction that stands
   void clock_presence(engine::ClockPresence presence, Millis now);
   void clock_heard(Millis now);
+  // `white=auto` learned White's clock side: published (clockSideLearned) for a restart.
+  void side_learned(Millis now);
   void restore_clocks(const eboard::v1::Snapshot& snapshot, Millis now);
   // board_session_resume.cpp: the journal's game played again (resume()). While replay_
   // is set, emit() publishes nothing: what the tracker emits is matched to the journal's
@@ -160,6 +162,7 @@ class BoardSession {
   std::optional<Error> start_game(const GameSetup& setup, Millis now);
   std::optional<Error> new_game(const eboard::v1::NewGame& command, Millis now);
   void keep_white_side(const eboard::v1::NewGame& command);
+  void keep_learned_side(const BoardState& journal_state);
   eboard::v1::Ack run_action(const eboard::v1::Command& command, Millis now);
 
   std::string board_id_;

@@ -33,9 +33,11 @@ std::optional<Error> BoardSession::resume(const BoardState& journal_state) {
     if (auto error = new_game(*journal_state.new_game(), resume_at_))
       return Error{"board " + board_id_ +
                    ": cannot set up the journal's new game: " + error->message};
+    keep_learned_side(journal_state);
     return std::nullopt;
   }
   if (journal_state.new_game()) keep_white_side(*journal_state.new_game());
+  keep_learned_side(journal_state);
   if (!journal_state.game_in_progress()) return std::nullopt;
   GameSetup setup;
   setup.rules = s.rules();
@@ -84,6 +86,14 @@ std::optional<Error> BoardSession::resume(const BoardState& journal_state) {
   engine::GameEvents dropped;  // bookkeeping, as restore_clocks' events
   tracker_->set_clock_presence(resume_at_, presence_, dropped);
   return std::nullopt;
+}
+
+// What a `white=auto` board learned of its clock before the restart holds: the first
+// running clock after it is the side to move's, which is not White's when Black is to move.
+void BoardSession::keep_learned_side(const BoardState& journal_state) {
+  const auto side = journal_state.learned_white_side();
+  if (side == v1::CLOCK_SIDE_LEFT) sides_.learned(drivers::ClockSide::kLeft);
+  if (side == v1::CLOCK_SIDE_RIGHT) sides_.learned(drivers::ClockSide::kRight);
 }
 
 // A journal event replay_game does not play itself: an applied command is run again (a

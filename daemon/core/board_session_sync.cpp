@@ -91,7 +91,9 @@ void BoardSession::clock_reading(const drivers::ClockReading& reading, Millis no
   // A clock plugged in mid-game: presses complete moves again from now on.
   if (presence_ == engine::ClockPresence::kNone)
     clock_presence(engine::ClockPresence::kConnected, now);
+  const bool side_known = sides_.decided();
   sides_.observe(reading);
+  if (!side_known && sides_.decided()) side_learned(now);
   const bool white_left = sides_.white_side() == drivers::ClockSide::kLeft;
   engine::ClockReading r;
   r.white = white_left ? reading.left : reading.right;

@@ -28,6 +28,7 @@ void BoardState::ruled(const v1::CommandApplied& applied) {
   const v1::Command& c = applied.command();
   if (applied.outcome().ok() && c.has_new_game()) {
     new_game_ = c.new_game();
+    learned_white_side_.reset();  // a new game learns its clock side again
     // Its game started within the command (the board's position was known) or waits for
     // the board's first input.
     const std::uint32_t first = applied.outcome().seq();
@@ -156,6 +157,9 @@ void BoardState::apply(const v1::Event& e) {
       s.set_termination(e.game_ended().termination());
       s.set_result_proposed(e.game_ended().proposed());
       s.set_running(v1::SIDE_NONE);
+      break;
+    case v1::Event::kClockSideLearned:
+      learned_white_side_ = e.clock_side_learned().white_side();
       break;
     case v1::Event::kDeviceStatus: {
       const auto& d = e.device_status();

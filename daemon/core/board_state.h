@@ -40,6 +40,9 @@ class BoardState {
   // with the one before.
   const eboard::v1::NewGame* new_game() const { return new_game_ ? &*new_game_ : nullptr; }
   bool new_game_pending() const { return new_game_pending_; }
+  // White's clock side as a `white=auto` board learned it (clockSideLearned) since the
+  // latest applied newGame, which forgets it (nullopt: not learned).
+  std::optional<eboard::v1::ClockSide> learned_white_side() const { return learned_white_side_; }
 
  private:
   void ruled(const eboard::v1::CommandApplied& applied);
@@ -50,6 +53,7 @@ class BoardState {
   std::uint32_t proposed_end_seq_ = 0;  // the open proposed result's gameEnded, if any
   std::optional<eboard::v1::NewGame> new_game_;
   bool new_game_pending_ = false;
+  std::optional<eboard::v1::ClockSide> learned_white_side_;
   std::uint32_t started_seq_ = 0;  // the latest gameStarted
 };
 

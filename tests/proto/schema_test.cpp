@@ -42,8 +42,9 @@ const FieldDescriptor* kind_field(const std::string& json_name) {
 // "Journal"), storageStatus, the journal's disk failing and recovering (docs/interfaces.md
 // §4, daemon/core/journal.h), and commandApplied: the journal's and the audit trail's
 // record of an operator's or arbiter's command (docs/interfaces.md §6.1; recovery plays the
-// applied ones again), and proposalWithdrawn (docs/rules.md §0.2 proposal_withdrawn: one
-// voice per decision).
+// applied ones again), proposalWithdrawn (docs/rules.md §0.2 proposal_withdrawn: one
+// voice per decision), and clockSideLearned: a `white=auto` board's learned clock side,
+// journalled for a restart (docs/interfaces.md §4).
 const std::map<std::string, std::vector<std::string>>& documented_kinds() {
   static const std::map<std::string, std::vector<std::string>> kinds = {
       {"gameStarted", {"fen", "rules", "timeControl"}},
@@ -84,6 +85,7 @@ const std::map<std::string, std::vector<std::string>>& documented_kinds() {
       {"storageStatus", {"state", "detail", "path", "waitingRecords", "firstWaitingSeq"}},
       {"commandApplied", {"command", "client", "outcome", "lastSeq", "ruledSeqs"}},
       {"proposalWithdrawn", {"proposalSeq", "reason", "supersededBy", "description", "seqs"}},
+      {"clockSideLearned", {"whiteSide"}},
   };
   return kinds;
 }

@@ -1,0 +1,104 @@
+// A restarted session (BoardSession::resume) gives back what the board had learned: a
+// `white=auto` board's clock side.
+#include <gtest/gtest.h>
+
+#include "daemon/core/board_session.h"
+#include "daemon/core/board_state.h"
+#include "daemon/core/command_journal.h"
+#include "engine/board/fen.h"
+#include "tests/daemon/placement_of.h"
+#include "tests/daemon/play_move.h"
+#include "tests/daemon/published_events.h"
+
+namespace eboard::daemon {
+namespace {
+
+namespace v1 = eboard::v1;
+using drivers::ClockSide;
+using drivers::Piece;
+using std::chrono::milliseconds;
+using testing_support::placement_of;
+using testing_support::play_move;
+using testing_support::PublishedEvents;
+
+constexpr int sq(char file, int rank) { return (rank - 1) * 8 + (file - 'a'); }
+
+class ResumeExact : public testing::Test {
+ protected:
+  BoardState state_{"b1"};
+  PublishedEvents published_{"b1", &state_};
+  int t_ = 0;
+
+  static GameSetup setup() {
+    GameSetup s;
+    s.rules = "fide-standard";
+    s.clock = "5400+30";
+    return s;
+  }
+  std::unique_ptr<BoardSession> session(drivers::WhiteSetting white) {
+    return std::make_unique<BoardSession>("b1", setup(), white, published_.publish());
+  }
+  // As eboardd runs a command: the session's answer, then its commandApplied record.
+  v1::Ack run(BoardSession& s, v1::Command c) {
+    c.set_board_id("b1");
+    const milliseconds now(t_ += 100);
+    const v1::Ack ack = s.command(c, now);
+    published_.publish()(command_applied(c, "test", ack, published_.seq(), state_.snapshot(),
+                                         std::int32_t(now.count())));
+    return ack;
+  }
+};
+
+drivers::ClockReading reading(int left, int right, ClockSide running) {
+  drivers::ClockReading r;
+  r.left = milliseconds(left);
+  r.right = milliseconds(right);
+  r.running = true;
+  r.turn = running;
+  return r;
+}
+
+// white=auto: White sat on the right, as the clock that ran first said. After 1.e4 Black's
+// clock (the left one) runs; a restarted session must not take it for White's.
+TEST_F(ResumeExact, AnAutoBoardKeepsTheClockSideItLearned) {
+  {
+    auto first = session(drivers::WhiteSetting::kAuto);
+    first->on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(t_));
+    first->on_sensor(reading(5400000, 5400000, ClockSide::kRight), milliseconds(t_ += 100));
+    play_move(*first, sq('e', 2), sq('e', 4), Piece::kWhitePawn, ClockSide::kRight, t_);
+    ASSERT_EQ(state_.snapshot().moves_size(), 1) << "White's press on the right completed e4";
+  }
+  ASSERT_EQ(state_.learned_white_side(), v1::CLOCK_SIDE_RIGHT);
+  std::size_t learned = 0;
+  for (const auto& e : published_.events) learned += e.has_clock_side_learned() ? 1 : 0;
+  EXPECT_EQ(learned, 1u);
+  auto second = session(drivers::WhiteSetting::kAuto);
+  ASSERT_FALSE(second->resume(state_).has_value());
+  t_ = int(second->resume_at().count());
+  const auto clocks = second->clock_setting(milliseconds(t_));
+  ASSERT_TRUE(clocks.has_value());
+  EXPECT_EQ(clocks->right.count(), state_.snapshot().white_ms()) << "White's clock, the right";
+  EXPECT_EQ(clocks->left.count(), state_.snapshot().black_ms());
+  // Black's clock runs, on the left: Black's, and Black's press on the left completes e5.
+  second->on_sensor(drivers::PlacementSeen{placement_of(state_.snapshot().fen())},
+                    milliseconds(t_ += 100));
+  second->on_sensor(reading(5390000, 5400000, ClockSide::kLeft), milliseconds(t_ += 100));
+  EXPECT_EQ(state_.snapshot().running(), v1::SIDE_BLACK);
+  play_move(*second, sq('e', 7), sq('e', 5), Piece::kBlackPawn, ClockSide::kLeft, t_);
+  EXPECT_EQ(state_.snapshot().moves_size(), 2);
+}
+
+// A new game forgets the learned side: its own first running clock decides.
+TEST_F(ResumeExact, ANewGameForgetsTheLearnedSide) {
+  auto first = session(drivers::WhiteSetting::kAuto);
+  first->on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(t_));
+  first->on_sensor(reading(5400000, 5400000, ClockSide::kRight), milliseconds(t_ += 100));
+  ASSERT_EQ(state_.learned_white_side(), v1::CLOCK_SIDE_RIGHT);
+  v1::Command next;
+  next.mutable_new_game();
+  ASSERT_TRUE(run(*first, next).ok());
+  EXPECT_EQ(state_.learned_white_side(), std::nullopt);
+}
+
+}  // namespace
+}  // namespace eboard::daemon
