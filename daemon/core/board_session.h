@@ -66,7 +66,9 @@ class BoardSession {
   // last atMs (resume_at()). When the game cannot be played again from its start it
   // continues from the last position alone, without the proposals, and resume_warning()
   // then holds one line naming the board and the reason, for the daemon's log
-  // (docs/interfaces.md §4 has no event kind for a daemon notice; deviceStatus is the device's).
+  // (docs/interfaces.md §4 has no event kind for a daemon notice; deviceStatus is the device's);
+  // so it does when a journal proposal did not open again (its seqs named). A `white=auto`
+  // board keeps the clock side it learned (BoardState::learned_white_side).
   std::optional<Error> resume(const BoardState& journal_state);
   const std::string& resume_warning() const { return resume_warning_; }
   // Where the board's time line starts after resume(): the journal's last atMs when a game
@@ -152,7 +154,11 @@ class BoardSession {
     const std::vector<eboard::v1::Event>* history = nullptr;
     std::vector<bool> matched;          // history[i] was emitted again
     std::vector<std::uint32_t> caused;  // seqs a command caused (its replay emits them)
-    std::uint32_t from_seq = 0;         // what is emitted now comes at or after this seq
+    // What is emitted now was published between these seqs (inclusive) as the journal
+    // recorded them: a command's ack seq to its last_seq, a driver input's event up to the
+    // journal's next input or command, a re-proposed result its own seq.
+    std::uint32_t from_seq = 0;
+    std::uint32_t to_seq = 0;
   };
   void replayed(engine::GameEvents& events);
   std::optional<std::size_t> journal_index(const engine::GameEvent& e);

@@ -19,6 +19,50 @@ engine::TerminationKind termination_of(v1::Termination t) {
                                           : engine::TerminationKind(int(t) - 1);
 }
 
+// The journal events that open or settle proposals (BoardState::game_history): they are
+// effects; every other event of the history is a driver input or a command, a cause.
+bool proposal_kind(const v1::Event& e) {
+  return e.has_game_ended() || e.has_penalty() || e.has_claim_received() || e.has_claim_decided() ||
+         e.has_dead_position_suspected();
+}
+
+// Whether the journal's event says it opened a decision for the arbiter. An unapplied
+// warning may be a record and no decision (an infraction the rule set has no ladder for).
+bool proposing(const v1::Event& e) {
+  return (e.has_game_ended() && e.game_ended().proposed()) ||
+         (e.has_penalty() && !e.penalty().applied() && e.penalty().kind() != v1::PENALTY_WARNING) ||
+         (e.has_claim_decided() && e.claim_decided().proposed()) || e.has_dead_position_suspected();
+}
+
+// The last seq a driver input's batch can hold: up to the journal's next cause (an input,
+// a command's first event), which began another batch.
+std::uint32_t batch_end(const std::vector<v1::Event>& history, std::uint32_t seq,
+                        const std::vector<std::uint32_t>& caused) {
+  std::uint32_t end = UINT32_MAX;
+  for (const v1::Event& e : history) {
+    if (e.seq() <= seq || proposal_kind(e)) continue;
+    end = e.seq() - 1;
+    break;
+  }
+  for (const std::uint32_t c : caused)
+    if (c > seq && c - 1 < end) end = c - 1;
+  return end;
+}
+
+// The same fact: equal kinds and payloads (the envelope aside).
+bool same_payload(v1::Event a, v1::Event b) {
+  for (v1::Event* e : {&a, &b}) {
+    e->clear_board_id();
+    e->clear_seq();
+    e->clear_at_ms();
+    e->clear_visibility();
+    e->clear_game_id();
+    e->clear_articles();
+    e->clear_rules();
+  }
+  return a.SerializeAsString() == b.SerializeAsString();
+}
+
 }  // namespace
 
 std::optional<Error> BoardSession::resume(const BoardState& journal_state) {
@@ -60,15 +104,25 @@ std::optional<Error> BoardSession::resume(const BoardState& journal_state) {
   ply_offset_ = 0;
   resumed_ = true;  // the arbiter's commands are played before the tracker has started
   const std::vector<v1::Event>& history = journal_state.game_history();
-  replay_ = Replay{&history, std::vector<bool>(history.size()), command_caused_seqs(history), 0};
+  replay_ = Replay{&history, std::vector<bool>(history.size()), command_caused_seqs(history), 0, 0};
   ReplayHooks hooks;
   hooks.other = [this](const v1::Event& journal, Millis now) { replay_other(journal, now); };
   hooks.emitted = [this](const v1::Event& journal, engine::GameEvents& out) {
     replay_->from_seq = journal.seq();
+    replay_->to_seq = batch_end(*replay_->history, journal.seq(), replay_->caused);
     emit(out);
   };
   const auto failed = replay_game(*tracker_, history, s, resume_at_, hooks);
+  std::string lost;  // the journal's proposals not opened again
+  for (std::size_t i = 0; i < history.size(); ++i)
+    if (proposing(history[i]) && !replay_->matched[i])
+      lost += (lost.empty() ? "" : ", ") + std::to_string(history[i].seq());
   replay_.reset();
+  if (!failed && !lost.empty()) {
+    resume_warning_ = "board " + board_id_ + ": the journal's proposals of seq " + lost +
+                      " did not open again when its game was played again; a ruling cannot "
+                      "name them";
+  }
   if (failed) {
     resume_warning_ = "board " + board_id_ + ": the journal's game (up to seq " +
                       std::to_string(s.last_seq()) + ") could not be played again (" + *failed +
@@ -104,6 +158,7 @@ void BoardSession::replay_other(const v1::Event& journal, Millis now) {
     const v1::CommandApplied& applied = journal.command_applied();
     if (!applied.outcome().ok() || applied.command().has_new_game()) return;
     replay_->from_seq = applied.outcome().seq();
+    replay_->to_seq = applied.last_seq();
     run_action(applied.command(), now);
     return;
   }
@@ -112,7 +167,7 @@ void BoardSession::replay_other(const v1::Event& journal, Millis now) {
   for (std::size_t i = 0; i < history.size(); ++i) {
     if (history[i].seq() == journal.seq() && replay_->matched[i]) return;  // emitted again
   }
-  replay_->from_seq = journal.seq();
+  replay_->from_seq = replay_->to_seq = journal.seq();
   engine::GameEvents out;
   const v1::GameEnded& ended = journal.game_ended();
   tracker_->propose_result(now, ended.result(), termination_of(ended.termination()),
@@ -121,8 +176,10 @@ void BoardSession::replay_other(const v1::Event& journal, Millis now) {
 }
 
 // What the tracker emits while the journal is played again: each proposal it opens gets
-// the seq its event was published under (the journal's next unmatched event of the same
-// kind at or after the event or command that caused it), so a ruling names it as before.
+// the seq its event was published under, so a ruling names it as before. That event is
+// among the seqs the journal recorded for the cause being played again (Replay::from_seq
+// to to_seq): the one saying the same, or else the first unmatched one of its kind there;
+// never an event another cause published.
 void BoardSession::replayed(engine::GameEvents& events) {
   std::optional<Millis> ended_at;
   for (const engine::GameEvent& e : events) {
@@ -142,15 +199,21 @@ void BoardSession::replayed(engine::GameEvents& events) {
 }
 
 std::optional<std::size_t> BoardSession::journal_index(const engine::GameEvent& e) {
-  const auto kind = to_proto(e, EventEnvelope{board_id_, 0, game_id_, rules_name_}).kind_case();
+  const v1::Event again = to_proto(e, EventEnvelope{board_id_, 0, game_id_, rules_name_});
   const auto& history = *replay_->history;
+  std::optional<std::size_t> same_kind;
   for (std::size_t i = 0; i < history.size(); ++i) {
-    if (replay_->matched[i] || history[i].seq() < replay_->from_seq) continue;
-    if (history[i].kind_case() != kind) continue;
-    replay_->matched[i] = true;
-    return i;
+    const std::uint32_t seq = history[i].seq();
+    if (replay_->matched[i] || seq < replay_->from_seq || seq > replay_->to_seq) continue;
+    if (history[i].kind_case() != again.kind_case()) continue;
+    if (same_payload(history[i], again)) {
+      same_kind = i;
+      break;
+    }
+    if (!same_kind) same_kind = i;
   }
-  return std::nullopt;
+  if (same_kind) replay_->matched[*same_kind] = true;
+  return same_kind;
 }
 
 // The fresh tracker's clock model would start from the time control (crediting a
