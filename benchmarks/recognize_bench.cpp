@@ -151,7 +151,7 @@ BENCHMARK(BM_RecognizerReplay)->Unit(benchmark::kMillisecond)->Iterations(3);
 void BM_TrackerReplay(benchmark::State& state) {
   GameEvents events;
   std::size_t inputs = 0;
-  const RuleSet rules = rule_set_by_name("fide-standard").value();
+  const RuleSet rules = rule_set_by_name(kDefaultRuleSetName).value();
   const TimeControl control = parse_time_control(rules.default_clock).value();
   for (auto _ : state) {
     for (const Game& g : corpus()) {

@@ -25,7 +25,8 @@ engine::SquareCode code_of_piece(drivers::Piece piece) {
 }
 
 Result<engine::TrackerConfig> make_tracker_config(const GameSetup& setup) {
-  auto rules = engine::rule_set_by_name(setup.rules.empty() ? "fide-standard" : setup.rules);
+  auto rules =
+      engine::rule_set_by_name(setup.rules.empty() ? engine::kDefaultRuleSetName : setup.rules);
   if (!rules) return Error{"rules: " + rules.error()};
   engine::TrackerConfig config;
   config.rules = rules.value();

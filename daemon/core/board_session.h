@@ -33,6 +33,7 @@
 #include "eboard/v1/frame.pb.h"
 #include "engine/game/game_tracker.h"
 #include "engine/rules/arbiter.h"
+#include "engine/rules/rule_set.h"
 #include "engine/util/result.h"
 
 namespace eboard::daemon {
@@ -42,7 +43,7 @@ using engine::Millis;
 // How games on this board are configured (--rules, --clock, --param, a sim script's
 // header; a new-game command overrides parts).
 struct GameSetup {
-  std::string rules = "fide-standard";
+  std::string rules{engine::kDefaultRuleSetName};
   std::string clock;  // "" = the rule set's default
   std::vector<std::pair<std::string, std::string>> params;
   std::vector<std::pair<std::string, std::string>> tags;

@@ -181,7 +181,7 @@ std::optional<T> get(const po::variables_map& vm, const char* name) {
 std::optional<std::string> fill_engine_options(const po::variables_map& vm, DaemonConfig& c) {
   engine::RuleSet rules;
   c.rules = get<std::string>(vm, "rules").value_or("");
-  auto found = engine::rule_set_by_name(c.rules.empty() ? "fide-standard" : c.rules);
+  auto found = engine::rule_set_by_name(c.rules.empty() ? engine::kDefaultRuleSetName : c.rules);
   if (!found) return "--rules: " + found.error();
   rules = found.value();
   c.clock = get<std::string>(vm, "clock").value_or("");

@@ -30,6 +30,7 @@
 #include "daemon/core/usb_watcher.h"
 #include "daemon/sinks/sinks.h"
 #include "eboard/v1/json.h"
+#include "engine/rules/rule_set.h"
 #include "simulators/script/script_reader.h"
 
 namespace eboard::daemon {
@@ -119,7 +120,7 @@ Result<GameSetup> setup_for(const BoardConfig& board, const DaemonConfig& config
     if (setup.rules.empty()) setup.rules = rules;
     if (setup.clock.empty()) setup.clock = clock;
   }
-  if (setup.rules.empty()) setup.rules = "fide-standard";
+  if (setup.rules.empty()) setup.rules = engine::kDefaultRuleSetName;
   for (const auto& p : config.params) setup.params.push_back(p);
   // --round-file: the board's game of the round, with its tags (docs/interfaces.md §6.2).
   if (const auto round = config.round_tags.find(board.name); round != config.round_tags.end()) {

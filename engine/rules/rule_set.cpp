@@ -19,7 +19,7 @@ constexpr Step kWarning{Step::Kind::kWarning, milliseconds{0}};
 // docs/rules.md §2, column fide-standard: 2023 Articles 1-12.
 RuleSet fide_standard() {
   RuleSet r;
-  r.name = "fide-standard";
+  r.name = kDefaultRuleSetName;
   r.base = "2023 Arts 1-12";
   r.supervision = Supervision::kFull;
   r.setup_claim_window_moves = std::nullopt;  // 7.2.1: at any time
@@ -105,8 +105,8 @@ RuleSet make(std::string_view name) {
   return fide_standard();
 }
 
-constexpr std::array<std::string_view, 6> kNames{"fide-standard", "fide-rapid",   "fide-blitz",
-                                                 "legacy-blitz",  "semilampo-15", "pskov-blitz"};
+constexpr std::array<std::string_view, 6> kNames{
+    kDefaultRuleSetName, "fide-rapid", "fide-blitz", "legacy-blitz", "semilampo-15", "pskov-blitz"};
 
 }  // namespace
 

@@ -118,6 +118,9 @@ struct RuleSet {
   bool operator==(const RuleSet&) const = default;
 };
 
+// The set a game is played under when the config, a script or a command names none.
+inline constexpr std::string_view kDefaultRuleSetName = "fide-standard";
+
 // The six sets of docs/rules.md §2, by name; the error lists the known names.
 Result<RuleSet> rule_set_by_name(std::string_view name);
 std::vector<std::string_view> rule_set_names();

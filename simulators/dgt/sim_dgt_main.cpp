@@ -173,7 +173,8 @@ void set_clock_up(const script::ScriptFile& file, Options& o) {
   }
   if (!o.rules.empty()) rules_name = o.rules;
   if (!o.clock.empty()) control = o.clock;
-  auto named = engine::rule_set_by_name(rules_name.empty() ? "fide-standard" : rules_name);
+  auto named =
+      engine::rule_set_by_name(rules_name.empty() ? engine::kDefaultRuleSetName : rules_name);
   if (!named) return;
   engine::RuleSet rules = named.value();
   for (const auto* param : params) (void)engine::apply_param(rules, param->name, param->value);

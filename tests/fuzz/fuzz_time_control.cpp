@@ -33,7 +33,7 @@ void check_param(std::string_view line) {
     if (assignment.error().empty()) std::abort();
     return;
   }
-  RuleSet rules = rule_set_by_name("fide-standard").value();
+  RuleSet rules = rule_set_by_name(kDefaultRuleSetName).value();
   const RuleSet before = rules;
   const auto error = apply_param(rules, assignment->name, assignment->value);
   if (error) {

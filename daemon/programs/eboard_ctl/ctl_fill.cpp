@@ -108,7 +108,8 @@ std::optional<std::string> fill_new_game(const Parsed& p, v1::Command& c) {
   g->set_time_control(one(p, "clock"));
   if (auto bad = check_rules_clock(g->rules(), g->time_control())) return bad;
   engine::RuleSet rules =
-      engine::rule_set_by_name(g->rules().empty() ? "fide-standard" : g->rules()).value();
+      engine::rule_set_by_name(g->rules().empty() ? engine::kDefaultRuleSetName : g->rules())
+          .value();
   for (const std::string& text : all(p, "param")) {
     auto assignment = engine::parse_param_assignment(text);
     if (!assignment) return "--param '" + text + "': " + assignment.error();

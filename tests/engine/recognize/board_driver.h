@@ -14,7 +14,7 @@
 namespace eboard::engine::testing {
 
 inline TrackerConfig config_for(std::string_view fen = kStartFen,
-                                std::string_view rules = "fide-standard",
+                                std::string_view rules = kDefaultRuleSetName,
                                 SensingMode sensing = SensingMode::kAuto) {
   TrackerConfig c;
   c.rules = rule_set_by_name(rules).value();

@@ -38,7 +38,7 @@ inline TrackerReplay replay_in_tracker(const engine::PgnGame& game,
                                        const std::vector<script::Statement>& script) {
   TrackerReplay r;
   engine::TrackerConfig config;
-  config.rules = engine::rule_set_by_name("fide-standard").value();
+  config.rules = engine::rule_set_by_name(engine::kDefaultRuleSetName).value();
   config.time_control = engine::parse_time_control(config.rules.default_clock).value();
   config.start = game.start;
   engine::GameTracker t(std::move(config));
