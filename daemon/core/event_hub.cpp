@@ -4,25 +4,10 @@
 
 #include <algorithm>
 
+#include "engine/util/varint.h"
+
 namespace eboard::daemon {
 namespace {
-
-void put_varint(std::string& out, std::uint64_t value) {
-  while (value >= 0x80) {
-    out.push_back(static_cast<char>((value & 0x7F) | 0x80));
-    value >>= 7;
-  }
-  out.push_back(static_cast<char>(value));
-}
-
-std::size_t varint_size(std::uint64_t value) {
-  std::size_t size = 1;
-  while (value >= 0x80) {
-    value >>= 7;
-    ++size;
-  }
-  return size;
-}
 
 // Frame.event is field 3, length-delimited: tag (3 << 3) | 2.
 constexpr char kFrameEventTag = 0x1A;
@@ -33,9 +18,9 @@ std::string frame_from_event_bytes(std::string_view event_bytes) {
   const std::size_t inner = 1 + varint_size(event_bytes.size()) + event_bytes.size();
   std::string out;
   out.reserve(inner + varint_size(inner));
-  put_varint(out, inner);
+  append_varint(out, inner);
   out.push_back(kFrameEventTag);
-  put_varint(out, event_bytes.size());
+  append_varint(out, event_bytes.size());
   out.append(event_bytes);
   return out;
 }

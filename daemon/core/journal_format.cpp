@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "daemon/core/crc32c.h"
+#include "engine/util/varint.h"
 
 namespace eboard::daemon::journal_format {
 namespace {
@@ -17,27 +18,20 @@ void put_le32(std::string& out, std::uint32_t value) {
   for (int i = 0; i < 4; ++i) out.push_back(static_cast<char>((value >> (8 * i)) & 0xFF));
 }
 
-// Format 1's varint length at `pos`: nullopt when the bytes end first or it runs over 5
-// bytes.
-std::optional<std::uint64_t> get_varint(std::string_view bytes, std::size_t& pos) {
-  std::uint64_t value = 0;
-  for (int shift = 0; shift < 35; shift += 7) {
-    if (pos >= bytes.size()) return std::nullopt;
-    const auto byte = static_cast<std::uint8_t>(bytes[pos++]);
-    value |= std::uint64_t{byte & 0x7Fu} << shift;
-    if ((byte & 0x80) == 0) return value;
-  }
-  return std::nullopt;
-}
+// Format 1's length is a varint of at most 5 bytes; a record whose bytes end inside it or
+// whose length runs over 5 bytes is no record.
+constexpr std::size_t kV1LengthBytes = 5;
 
 std::optional<Found> v1_record_at(std::string_view bytes, std::size_t pos) {
-  std::size_t cursor = pos;
-  const auto length = get_varint(bytes, cursor);
-  if (!length || *length == 0 || *length > kMaxEventBytes) return std::nullopt;
-  if (*length > bytes.size() - cursor || bytes.size() - cursor - *length < 4) return std::nullopt;
-  const std::string_view event = bytes.substr(cursor, *length);
-  if (crc32c(event) != read_le32(bytes, cursor + *length)) return std::nullopt;
-  return Found{pos, cursor + *length + 4, event};
+  const VarintRead read = read_varint(bytes.substr(pos), kV1LengthBytes);
+  if (read.status != VarintStatus::kComplete) return std::nullopt;
+  const std::uint64_t length = read.value;
+  const std::size_t cursor = pos + read.bytes;
+  if (length == 0 || length > kMaxEventBytes) return std::nullopt;
+  if (length > bytes.size() - cursor || bytes.size() - cursor - length < 4) return std::nullopt;
+  const std::string_view event = bytes.substr(cursor, length);
+  if (crc32c(event) != read_le32(bytes, cursor + length)) return std::nullopt;
+  return Found{pos, cursor + length + 4, event};
 }
 
 // Where the next candidate after a failed one at `pos` may start.

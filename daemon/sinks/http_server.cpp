@@ -2,10 +2,12 @@
 
 #include <boost/asio/ip/address.hpp>
 #include <boost/beast/ssl.hpp>
+#include <cassert>
 
 #include "daemon/sinks/http_response.h"
 #include "daemon/sinks/http_session.h"
 #include "eboard/v1/json.h"
+#include "engine/util/varint.h"
 
 namespace eboard::daemon {
 namespace {
@@ -217,9 +219,9 @@ void HttpServer::on_event(std::size_t board, const v1::Event& event, const Share
     if (client->binary()) {
       if (!binary) {
         // The stream socket's frame without its varint length: one Frame per message.
-        std::size_t skip = 0;
-        while (skip < frame->size() && (static_cast<unsigned char>((*frame)[skip]) & 0x80)) ++skip;
-        binary = std::make_shared<const std::string>(frame->substr(skip + 1));
+        const VarintRead length = read_varint(*frame);
+        assert(length.status == VarintStatus::kComplete);
+        binary = std::make_shared<const std::string>(frame->substr(length.bytes));
       }
       client->send(binary);
     } else {

@@ -1,48 +1,26 @@
 #include "eboard/v1/framing.h"
 
-#include <google/protobuf/io/coded_stream.h>
-
 #include <cassert>
 #include <limits>
 #include <utility>
+
+#include "engine/util/varint.h"
 
 namespace eboard::proto {
 namespace {
 
 // A length is at most 32 bits, 5 varint bytes (35 value bits, so no overflow here); a
 // longer prefix, even a non-canonical one such as 80 80 80 80 80 00, is refused.
-constexpr std::size_t kMaxVarintBytes = 5;
-
-enum class VarintStatus { kComplete, kIncomplete, kMalformed };
-
-struct Varint {
-  VarintStatus status;
-  std::uint64_t value;  // the value, or for kIncomplete a lower bound of it
-  std::size_t bytes;
-};
-
-// Decodes a varint from the start of `data` without assuming it is complete. The bits
-// read so far only ever grow by later bytes, so a partial value is a lower bound.
-Varint decode_varint(std::string_view data) {
-  std::uint64_t value = 0;
-  for (std::size_t i = 0; i < data.size() && i < kMaxVarintBytes; ++i) {
-    const auto byte = static_cast<std::uint8_t>(data[i]);
-    value |= static_cast<std::uint64_t>(byte & 0x7F) << (7 * i);
-    if ((byte & 0x80) == 0) return {VarintStatus::kComplete, value, i + 1};
-  }
-  if (data.size() >= kMaxVarintBytes) return {VarintStatus::kMalformed, value, kMaxVarintBytes};
-  return {VarintStatus::kIncomplete, value, data.size()};
-}
+constexpr std::size_t kMaxLengthBytes = 5;
 
 }  // namespace
 
 void append_delimited(const google::protobuf::MessageLite& message, std::string& out) {
   const std::size_t size = message.ByteSizeLong();
-  const std::size_t prefix = google::protobuf::io::CodedOutputStream::VarintSize64(size);
+  append_varint(out, size);
   const std::size_t offset = out.size();
-  out.resize(offset + prefix + size);
+  out.resize(offset + size);
   auto* at = reinterpret_cast<std::uint8_t*>(out.data() + offset);
-  at = google::protobuf::io::CodedOutputStream::WriteVarint64ToArray(size, at);
   [[maybe_unused]] const bool ok = message.SerializeWithCachedSizesToArray(at) == at + size;
   assert(ok);
 }
@@ -67,8 +45,8 @@ Result<ReadStatus> FrameReader::next(google::protobuf::MessageLite& message) {
   message.Clear();
   if (failed()) return Error{error_};
   const std::string_view pending = std::string_view(buffer_).substr(start_);
-  const Varint length = decode_varint(pending);
-  if (length.status == VarintStatus::kMalformed) {
+  const VarintRead length = read_varint(pending, kMaxLengthBytes);
+  if (length.status == VarintStatus::kOverlong) {
     return fail("frame at byte " + std::to_string(consumed_) +
                 ": length prefix is longer than 5 bytes");
   }
