@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "eboard/v1/event.pb.h"
 #include "eboard/v1/frame.pb.h"
@@ -15,9 +16,12 @@ namespace eboard::daemon {
 
 // `last_seq`: the board's last seq after the command ran (its effects are ack.seq()
 // to last_seq when ack.seq() is not 0); `state`: the board's state then, for the
-// envelope; `at_ms`: the command's time on the board's time line.
+// envelope; `at_ms`: the command's time on the board's time line; `ruled`: the seqs of
+// the proposals an accepted ruling settled (BoardSession::ruled_seqs()), which the journal
+// keeps so that a restart does not open them again.
 eboard::v1::Event command_applied(const eboard::v1::Command& command, const std::string& client,
                                   const eboard::v1::Ack& ack, std::uint32_t last_seq,
-                                  const eboard::v1::Snapshot& state, std::int32_t at_ms);
+                                  const eboard::v1::Snapshot& state, std::int32_t at_ms,
+                                  const std::vector<std::uint32_t>& ruled = {});
 
 }  // namespace eboard::daemon

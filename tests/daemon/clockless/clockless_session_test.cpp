@@ -6,8 +6,10 @@
 #include "daemon/core/board_session.h"
 #include "daemon/core/board_state.h"
 #include "engine/board/fen.h"
+#include "tests/daemon/clock_reading.h"
 #include "tests/daemon/placement_of.h"
 #include "tests/daemon/published_events.h"
+#include "tests/daemon/session_fixture.h"
 
 namespace eboard::daemon {
 namespace {
@@ -18,16 +20,10 @@ using drivers::Piece;
 using std::chrono::milliseconds;
 using testing_support::placement_of;
 using testing_support::PublishedEvents;
-
-constexpr int sq(char file, int rank) { return (rank - 1) * 8 + (file - 'a'); }
+using testing_support::sq;
 
 drivers::ClockReading reading(ClockSide turn, int left_s, int right_s) {
-  drivers::ClockReading r;
-  r.left = milliseconds(left_s * 1000);
-  r.right = milliseconds(right_s * 1000);
-  r.running = true;
-  r.turn = turn;
-  return r;
+  return testing_support::running_reading(turn, left_s, right_s);
 }
 
 class ClocklessSession : public testing::Test {

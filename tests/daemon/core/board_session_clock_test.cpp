@@ -2,13 +2,11 @@
 // reading that says a side's time is up while the model gives it hours is not taken.
 #include <gtest/gtest.h>
 
-#include "daemon/core/board_session.h"
-#include "daemon/core/board_state.h"
 #include "engine/board/fen.h"
 #include "tests/daemon/clock_reading.h"
 #include "tests/daemon/placement_of.h"
 #include "tests/daemon/play_move.h"
-#include "tests/daemon/published_events.h"
+#include "tests/daemon/session_fixture.h"
 
 namespace eboard::daemon {
 namespace {
@@ -19,20 +17,15 @@ using drivers::Piece;
 using std::chrono::milliseconds;
 using testing_support::placement_of;
 using testing_support::play_move;
-using testing_support::PublishedEvents;
-
-constexpr int sq(char file, int rank) { return (rank - 1) * 8 + (file - 'a'); }
+using testing_support::SessionFixture;
+using testing_support::sq;
 
 drivers::ClockReading reading(ClockSide turn, int left_s, int right_s) {
   return testing_support::running_reading(turn, left_s, right_s);
 }
 
-class ForfeitTest : public testing::Test {
+class ForfeitTest : public SessionFixture {
  protected:
-  ForfeitTest() {
-    setup_.rules = "fide-standard";
-    setup_.clock = "5400+30";
-  }
   // White's clock runs after 1. e4 e5; the clock shows 8020 s for White (left).
   void start(BoardSession& s) {
     s.on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(t_));
@@ -40,18 +33,8 @@ class ForfeitTest : public testing::Test {
     play_move(s, sq('e', 2), sq('e', 4), Piece::kWhitePawn, ClockSide::kLeft, t_);
     play_move(s, sq('e', 7), sq('e', 5), Piece::kBlackPawn, ClockSide::kRight, t_);
   }
-  std::vector<const v1::Event*> of(bool (v1::Event::*has)() const) const {
-    std::vector<const v1::Event*> out;
-    for (const auto& e : published_.events) {
-      if ((e.*has)()) out.push_back(&e);
-    }
-    return out;
-  }
 
-  BoardState state_{"b1"};
-  PublishedEvents published_{"b1", &state_};
-  GameSetup setup_;
-  int t_ = 0;
+  GameSetup setup_ = testing_support::standard_setup();
 };
 
 // The measured fault, past the driver: White's flag with White's time at zero while the

@@ -4,13 +4,11 @@
 // that charges nobody.
 #include <gtest/gtest.h>
 
-#include "daemon/core/board_session.h"
-#include "daemon/core/board_state.h"
 #include "engine/board/fen.h"
 #include "tests/daemon/clock_reading.h"
 #include "tests/daemon/placement_of.h"
 #include "tests/daemon/play_move.h"
-#include "tests/daemon/published_events.h"
+#include "tests/daemon/session_fixture.h"
 
 namespace eboard::daemon {
 namespace {
@@ -21,31 +19,21 @@ using drivers::Piece;
 using std::chrono::milliseconds;
 using testing_support::placement_of;
 using testing_support::play_move;
-using testing_support::PublishedEvents;
-
-constexpr int sq(char file, int rank) { return (rank - 1) * 8 + (file - 'a'); }
+using testing_support::SessionFixture;
+using testing_support::sq;
 
 drivers::ClockReading reading(ClockSide turn, int left_s, int right_s) {
   return testing_support::running_reading(turn, left_s, right_s);
 }
 
-class SyncTest : public testing::Test {
+class SyncTest : public SessionFixture {
  protected:
-  SyncTest() {
-    setup_.rules = "fide-standard";
-    setup_.clock = "5400+30";
-  }
   // A game under way: the start position, White's clock running, e2e4 and e7e5 played.
   void start(BoardSession& s) {
     s.on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(t_));
     s.on_sensor(reading(ClockSide::kLeft, 5430, 5430), milliseconds(t_ += 100));
     play_move(s, sq('e', 2), sq('e', 4), Piece::kWhitePawn, ClockSide::kLeft, t_);
     play_move(s, sq('e', 7), sq('e', 5), Piece::kBlackPawn, ClockSide::kRight, t_);
-  }
-  int count(bool (v1::Event::*has)() const) const {
-    int n = 0;
-    for (const auto& e : published_.events) n += (e.*has)() ? 1 : 0;
-    return n;
   }
   std::vector<std::string> moves() const {
     std::vector<std::string> out;
@@ -60,10 +48,7 @@ class SyncTest : public testing::Test {
     EXPECT_EQ(count(&v1::Event::has_game_ended), 0);
   }
 
-  BoardState state_{"b1"};
-  PublishedEvents published_{"b1", &state_};
-  GameSetup setup_;
-  int t_ = 0;
+  GameSetup setup_ = testing_support::standard_setup();
 };
 
 const char* kAfterNf3 = "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2";

@@ -7,9 +7,11 @@
 #include "daemon/core/board_state.h"
 #include "engine/board/fen.h"
 #include "engine/board/notation.h"
+#include "tests/daemon/clock_reading.h"
 #include "tests/daemon/placement_of.h"
 #include "tests/daemon/play_move.h"
 #include "tests/daemon/published_events.h"
+#include "tests/daemon/session_fixture.h"
 
 namespace eboard::daemon {
 namespace {
@@ -20,14 +22,10 @@ using std::chrono::milliseconds;
 using testing_support::placement_of;
 using testing_support::play_move;
 using testing_support::PublishedEvents;
+using testing_support::sq;
 
 drivers::ClockReading reading(ClockSide turn, int left_s, int right_s) {
-  drivers::ClockReading r;
-  r.left = milliseconds(left_s * 1000);
-  r.right = milliseconds(right_s * 1000);
-  r.running = true;
-  r.turn = turn;
-  return r;
+  return testing_support::running_reading(turn, left_s, right_s);
 }
 
 class SessionTest : public testing::Test {
@@ -52,8 +50,6 @@ class SessionTest : public testing::Test {
     return out;
   }
 };
-
-constexpr int sq(char file, int rank) { return (rank - 1) * 8 + (file - 'a'); }
 
 TEST_F(SessionTest, MovesFromTheDriverBecomeCompletedMoves) {
   BoardSession session("b1", setup(), drivers::WhiteSetting::kLeft, publish());

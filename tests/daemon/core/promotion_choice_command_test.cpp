@@ -7,6 +7,7 @@
 #include "engine/board/fen.h"
 #include "tests/daemon/placement_of.h"
 #include "tests/daemon/published_events.h"
+#include "tests/daemon/session_fixture.h"
 
 namespace eboard::daemon {
 namespace {
@@ -15,9 +16,9 @@ namespace v1 = eboard::v1;
 using std::chrono::milliseconds;
 using testing_support::placement_of;
 using testing_support::PublishedEvents;
+using testing_support::sq;
 
 constexpr const char* kTwoPawnsFen = "8/1P4P1/8/8/8/k7/p7/4K3 w - - 0 1";
-constexpr int sq(char file, int rank) { return (rank - 1) * 8 + (file - 'a'); }
 
 class PromotionChoiceCommand : public testing::Test {
  protected:

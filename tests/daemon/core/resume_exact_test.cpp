@@ -6,13 +6,10 @@
 
 #include <functional>
 
-#include "daemon/core/board_session.h"
-#include "daemon/core/board_state.h"
-#include "daemon/core/command_journal.h"
 #include "engine/board/fen.h"
 #include "tests/daemon/placement_of.h"
 #include "tests/daemon/play_move.h"
-#include "tests/daemon/published_events.h"
+#include "tests/daemon/session_fixture.h"
 
 namespace eboard::daemon {
 namespace {
@@ -23,33 +20,14 @@ using drivers::Piece;
 using std::chrono::milliseconds;
 using testing_support::placement_of;
 using testing_support::play_move;
-using testing_support::PublishedEvents;
+using testing_support::SessionFixture;
+using testing_support::sq;
 
-constexpr int sq(char file, int rank) { return (rank - 1) * 8 + (file - 'a'); }
-
-class ResumeExact : public testing::Test {
+class ResumeExact : public SessionFixture {
  protected:
-  BoardState state_{"b1"};
-  PublishedEvents published_{"b1", &state_};
-  int t_ = 0;
-
-  static GameSetup setup() {
-    GameSetup s;
-    s.rules = "fide-standard";
-    s.clock = "5400+30";
-    return s;
-  }
   std::unique_ptr<BoardSession> session(drivers::WhiteSetting white) {
-    return std::make_unique<BoardSession>("b1", setup(), white, published_.publish());
-  }
-  // As eboardd runs a command: the session's answer, then its commandApplied record.
-  v1::Ack run(BoardSession& s, v1::Command c) {
-    c.set_board_id("b1");
-    const milliseconds now(t_ += 100);
-    const v1::Ack ack = s.command(c, now);
-    published_.publish()(command_applied(c, "test", ack, published_.seq(), state_.snapshot(),
-                                         std::int32_t(now.count())));
-    return ack;
+    return std::make_unique<BoardSession>("b1", testing_support::standard_setup(), white,
+                                          published_.publish());
   }
   v1::Ack two_hands(BoardSession& s, v1::Side side) {
     v1::Command c;
@@ -169,9 +147,7 @@ TEST_F(ResumeExact, AnAutoBoardKeepsTheClockSideItLearned) {
     ASSERT_EQ(state_.snapshot().moves_size(), 1) << "White's press on the right completed e4";
   }
   ASSERT_EQ(state_.learned_white_side(), v1::CLOCK_SIDE_RIGHT);
-  std::size_t learned = 0;
-  for (const auto& e : published_.events) learned += e.has_clock_side_learned() ? 1 : 0;
-  EXPECT_EQ(learned, 1u);
+  EXPECT_EQ(count(&v1::Event::has_clock_side_learned), 1);
   auto second = session(drivers::WhiteSetting::kAuto);
   ASSERT_FALSE(second->resume(state_).has_value());
   t_ = int(second->resume_at().count());

@@ -9,6 +9,7 @@
 #include "tests/daemon/placement_of.h"
 #include "tests/daemon/play_move.h"
 #include "tests/daemon/published_events.h"
+#include "tests/daemon/session_fixture.h"
 
 namespace eboard::daemon {
 namespace {
@@ -19,8 +20,7 @@ using std::chrono::milliseconds;
 using testing_support::placement_of;
 using testing_support::play_move;
 using testing_support::PublishedEvents;
-
-constexpr int sq(char file, int rank) { return (rank - 1) * 8 + (file - 'a'); }
+using testing_support::sq;
 
 class ResumeWarning : public testing::Test {
  protected:

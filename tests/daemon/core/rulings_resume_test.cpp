@@ -9,13 +9,10 @@
 // last atMs, and a new game answered ok but not started is the game set up.
 #include <gtest/gtest.h>
 
-#include "daemon/core/board_session.h"
-#include "daemon/core/board_state.h"
-#include "daemon/core/command_journal.h"
 #include "engine/board/fen.h"
 #include "tests/daemon/placement_of.h"
 #include "tests/daemon/play_move.h"
-#include "tests/daemon/published_events.h"
+#include "tests/daemon/session_fixture.h"
 
 namespace eboard::daemon {
 namespace {
@@ -26,20 +23,13 @@ using drivers::Piece;
 using std::chrono::milliseconds;
 using testing_support::placement_of;
 using testing_support::play_move;
-using testing_support::PublishedEvents;
+using testing_support::SessionFixture;
+using testing_support::sq;
 
-constexpr int sq(char file, int rank) { return (rank - 1) * 8 + (file - 'a'); }
-
-class Rulings : public testing::Test {
+class Rulings : public SessionFixture {
  protected:
-  BoardState state_{"b1"};
-  PublishedEvents published_{"b1", &state_};
-  int t_ = 0;
-
   static GameSetup setup() {
-    GameSetup s;
-    s.rules = "fide-standard";
-    s.clock = "5400+30";
+    GameSetup s = testing_support::standard_setup();
     s.tags = {{"White", "Carlsen, Magnus"}, {"Black", "Ding, Liren"}};
     return s;
   }
@@ -61,20 +51,6 @@ class Rulings : public testing::Test {
     for (const auto& e : published_.events)
       if (e.seq() > before && e.has_game_ended() && e.game_ended().proposed()) return e.seq();
     return 0;
-  }
-  // As eboardd runs a command: the session's answer, then its commandApplied record.
-  v1::Ack run(BoardSession& s, v1::Command c) {
-    c.set_board_id("b1");
-    const milliseconds now(t_ += 100);
-    const v1::Ack ack = s.command(c, now);
-    v1::Event record = command_applied(c, "test", ack, published_.seq(), state_.snapshot(),
-                                       std::int32_t(now.count()));
-    if (ack.ok() && c.has_ruling()) {
-      for (const std::uint32_t seq : s.ruled_seqs())
-        record.mutable_command_applied()->add_ruled_seqs(seq);
-    }
-    published_.publish()(record);
-    return ack;
   }
   v1::Ack ruling(BoardSession& s, v1::RulingDecision decision, std::uint32_t seq) {
     v1::Command c;
