@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "daemon/sinks/sink_config.h"
+#include "daemon/core/sink_config.h"
 #include "drivers/board_spec.h"
 #include "engine/util/result.h"
 

@@ -1,4 +1,4 @@
-#include "daemon/sinks/sink_config.h"
+#include "daemon/core/sink_config.h"
 
 #include <unistd.h>
 

@@ -10,7 +10,7 @@
 #include <memory>
 #include <string>
 
-#include "daemon/sinks/sink_config.h"
+#include "daemon/core/sink_config.h"
 #include "engine/util/result.h"
 
 namespace eboard::daemon {

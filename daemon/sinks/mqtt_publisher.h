@@ -48,7 +48,7 @@
 #include <vector>
 
 #include "daemon/core/event_hub.h"
-#include "daemon/sinks/sink_config.h"
+#include "daemon/core/sink_config.h"
 #include "drivers/reconnect.h"
 
 struct mosquitto;

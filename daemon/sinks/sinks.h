@@ -10,8 +10,8 @@
 #include <string>
 
 #include "daemon/core/event_hub.h"
+#include "daemon/core/sink_config.h"
 #include "daemon/sinks/console_http.h"
-#include "daemon/sinks/sink_config.h"
 #include "drivers/sensor_event.h"
 #include "engine/util/result.h"
 

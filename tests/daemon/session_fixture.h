@@ -37,8 +37,7 @@ class SessionFixture : public testing::Test {
     const std::chrono::milliseconds now(t_ += 100);
     const eboard::v1::Ack ack = s.command(c, now);
     published_.publish()(command_applied(c, "test", ack, published_.seq(), state_.snapshot(),
-                                         static_cast<std::int32_t>(now.count()),
-                                         s.ruled_seqs()));
+                                         static_cast<std::int32_t>(now.count()), s.ruled_seqs()));
     return ack;
   }
   // The published events of one kind, e.g. of(&v1::Event::has_game_ended).

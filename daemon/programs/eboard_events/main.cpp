@@ -4,9 +4,9 @@
 #include <iostream>
 
 #include "daemon/core/option_number.h"
+#include "daemon/core/sink_config.h"
 #include "daemon/programs/eboard_events/events_client.h"
 #include "daemon/programs/eboard_events/mqtt_view.h"
-#include "daemon/sinks/sink_config.h"
 #include "eboard/version.h"
 
 namespace po = boost::program_options;

@@ -10,12 +10,12 @@
 #include <iostream>
 #include <sstream>
 
+#include "daemon/core/sink_config.h"
 #include "daemon/programs/eboard_events/mqtt_fan_in.h"
 #include "daemon/programs/eboard_relay/event_games.h"
 #include "daemon/programs/eboard_relay/mqtt_link.h"
 #include "daemon/programs/eboard_relay/push_client.h"
 #include "daemon/programs/eboard_relay/relay_http.h"
-#include "daemon/sinks/sink_config.h"
 #include "eboard/version.h"
 
 namespace po = boost::program_options;

@@ -1,4 +1,4 @@
-#include "daemon/core/daemon.h"
+#include "daemon/programs/eboardd/daemon.h"
 
 #include <sys/stat.h>
 #include <unistd.h>
@@ -363,14 +363,10 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
         boards[*board].link->send_clock(*set);
       }
     }
-    v1::Event record =
-        command_applied(command, client, ack, hub.last_seq(*board), hub.state(*board).snapshot(),
-                        static_cast<std::int32_t>(now.count()));
-    if (ack.ok() && command.has_ruling()) {
-      for (const std::uint32_t seq : boards[*board].session->ruled_seqs())
-        record.mutable_command_applied()->add_ruled_seqs(seq);
-    }
-    hub.publish(*board, std::move(record));
+    hub.publish(*board, command_applied(command, client, ack, hub.last_seq(*board),
+                                        hub.state(*board).snapshot(),
+                                        static_cast<std::int32_t>(now.count()),
+                                        boards[*board].session->ruled_seqs()));
     boards[*board].link->reschedule();
     return ack;
   };

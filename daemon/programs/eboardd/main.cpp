@@ -3,7 +3,7 @@
 #include <iostream>
 
 #include "daemon/core/config.h"
-#include "daemon/core/daemon.h"
+#include "daemon/programs/eboardd/daemon.h"
 
 int main(int argc, char** argv) {
   auto parsed = eboard::daemon::parse_config(argc, argv);
