@@ -27,6 +27,7 @@
 #include "simulators/dgt/pty_link.h"
 #include "simulators/emulator/run_emulator.h"
 #include "simulators/emulator/run_options.h"
+#include "simulators/script/script_header.h"
 #include "simulators/script/script_reader.h"
 #include "simulators/script/script_writer.h"
 
@@ -164,22 +165,16 @@ std::string parse_options(int argc, char** argv, Options& o) {
 // is credited at the start (`start_and_press`), as a DGT 3000 in Fischer mode does.
 // Nothing when the control cannot be read (the daemon will have refused the script).
 void set_clock_up(const script::ScriptFile& file, Options& o) {
-  std::string rules_name, control;
-  std::vector<const script::Param*> params;
-  for (const auto& s : file.statements) {
-    if (const auto* tc = std::get_if<script::TimeControl>(&s.body)) control = tc->text;
-    if (const auto* rules = std::get_if<script::RulesName>(&s.body)) rules_name = rules->name;
-    if (const auto* param = std::get_if<script::Param>(&s.body)) params.push_back(param);
-  }
-  if (!o.rules.empty()) rules_name = o.rules;
-  if (!o.clock.empty()) control = o.clock;
+  script::Header header = script::header_of(file);
+  if (!o.rules.empty()) header.rules = o.rules;
+  if (!o.clock.empty()) header.clock = o.clock;
   auto named =
-      engine::rule_set_by_name(rules_name.empty() ? engine::kDefaultRuleSetName : rules_name);
+      engine::rule_set_by_name(header.rules.empty() ? engine::kDefaultRuleSetName : header.rules);
   if (!named) return;
   engine::RuleSet rules = named.value();
-  for (const auto* param : params) (void)engine::apply_param(rules, param->name, param->value);
+  for (const auto& [name, value] : header.params) (void)engine::apply_param(rules, name, value);
   for (const auto& [name, value] : o.params) (void)engine::apply_param(rules, name, value);
-  auto tc = engine::parse_time_control(control.empty() ? rules.default_clock : control);
+  auto tc = engine::parse_time_control(header.clock.empty() ? rules.default_clock : header.clock);
   if (!tc || tc->periods.empty()) return;
   const engine::Period& first = tc->periods.front();
   auto start = first.base;

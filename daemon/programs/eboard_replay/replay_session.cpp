@@ -66,34 +66,29 @@ engine::OperatorAction action_of(const script::Body& body) {
 }  // namespace
 
 std::optional<std::string> ReplaySession::header(const script::Body& body) {
-  if (const auto* b = std::get_if<script::BoardId>(&body)) board_id_ = b->id;
-  if (const auto* r = std::get_if<script::RulesName>(&body)) rules_name_ = r->name;
-  if (const auto* c = std::get_if<script::TimeControl>(&body)) clock_text_ = c->text;
-  if (const auto* s = std::get_if<script::Start>(&body)) start_ = s->fen;
-  if (const auto* t = std::get_if<script::Tag>(&body)) tags_.emplace_back(t->name, t->value);
-  if (const auto* p = std::get_if<script::Param>(&body)) params_.emplace_back(p->name, p->value);
+  header_.add(body);
   return std::nullopt;
 }
 
 std::optional<std::string> ReplaySession::build() {
-  const std::string rules_name =
-      options_.rules.value_or(rules_name_.empty() ? "fide-standard" : rules_name_);
+  const std::string rules_name = options_.rules.value_or(
+      header_.rules.empty() ? std::string(engine::kDefaultRuleSetName) : header_.rules);
   auto rules = engine::rule_set_by_name(rules_name);
   if (!rules) return rules.error();
   engine::TrackerConfig config;
   config.rules = rules.value();
-  for (const auto& [name, value] : params_)
+  for (const auto& [name, value] : header_.params)
     if (auto error = engine::apply_param(config.rules, name, value)) return error->message;
   const std::string clock =
-      options_.clock.value_or(clock_text_.empty() ? config.rules.default_clock : clock_text_);
+      options_.clock.value_or(header_.clock.empty() ? config.rules.default_clock : header_.clock);
   auto control = engine::parse_time_control(clock);
   if (!control) return control.error();
   config.time_control = control.value();
-  auto start = engine::parse_fen(start_ == "startpos" ? engine::kStartFen : start_);
+  auto start = engine::parse_fen(header_.start == "startpos" ? engine::kStartFen : header_.start);
   if (!start) return "start: " + start.error();
   config.start = start.value();
-  config.tags = tags_;
-  config.params = params_;
+  config.tags = header_.tags;
+  config.params = header_.params;
   config.report_square_changes = options_.raw;
   config.clock = options_.clock_presence;
   tracker_.emplace(std::move(config), &arbiter_);

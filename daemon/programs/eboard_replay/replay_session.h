@@ -29,6 +29,7 @@
 #include "engine/game/game_tracker.h"
 #include "engine/rules/arbiter.h"
 #include "engine/util/result.h"
+#include "simulators/script/script_header.h"
 #include "simulators/script/statement.h"
 
 namespace eboard::daemon {
@@ -51,10 +52,11 @@ class ReplaySession {
   // Runs the remaining deadlines after the last timed line (see above).
   void finish(engine::GameEvents& out);
 
-  const std::string& board_id() const { return board_id_; }
+  // The script's `board` line, "board-1" without one.
+  std::string board_id() const { return header_.board_id.empty() ? "board-1" : header_.board_id; }
   // Empty until the first timed line.
   const engine::GameTracker* tracker() const { return tracker_ ? &*tracker_ : nullptr; }
-  const std::vector<std::pair<std::string, std::string>>& tags() const { return tags_; }
+  const std::vector<std::pair<std::string, std::string>>& tags() const { return header_.tags; }
   // The seq of the last event appended (or withdrawal numbered) so far.
   std::uint64_t last_seq() const { return last_seq_; }
   // The withdrawals numbered since the last call, in seq order.
@@ -71,12 +73,7 @@ class ReplaySession {
   void number(const engine::GameEvents& out, std::size_t first);
 
   ReplayOptions options_;
-  std::string board_id_ = "board-1";
-  std::string rules_name_;
-  std::string clock_text_;
-  std::string start_ = "startpos";
-  std::vector<std::pair<std::string, std::string>> tags_;
-  std::vector<std::pair<std::string, std::string>> params_;
+  script::Header header_;         // the script's header lines so far
   engine::RulesArbiter arbiter_;  // docs/rules.md D1-D14; outlives the tracker that calls it
   std::optional<engine::GameTracker> tracker_;
   engine::Millis last_{0};
