@@ -100,7 +100,8 @@ Result<BoardState> open_journal(std::size_t index, const BoardConfig& board,
       [&](const v1::Event& e) { recovered.apply(e); }, warning);
   if (!journal) return Error{journal.error()};
   if (!warning.empty()) logger.warning(warning);
-  if (journal->damage().upgraded) say("board " + board.name + ": journal rewritten in the current format");
+  if (journal->damage().upgraded)
+    say("board " + board.name + ": journal rewritten in the current format");
   if (journal->last_seq() > 0) {
     say("board " + board.name + ": journal has " + std::to_string(journal->last_seq()) +
         " events; " +
@@ -109,16 +110,15 @@ Result<BoardState> open_journal(std::size_t index, const BoardConfig& board,
              : "no game in progress"));
   }
   hub.attach_journal(index, std::move(journal).value(), recovered);
-  auto start = hub.start_numbering(index, boot_id,
-                                   config.fsync == FsyncPolicy::kAfterPublish
-                                       ? EventHub::Reserve::kAhead
-                                       : EventHub::Reserve::kNo);
+  auto start =
+      hub.start_numbering(index, boot_id,
+                          config.fsync == FsyncPolicy::kAfterPublish ? EventHub::Reserve::kAhead
+                                                                     : EventHub::Reserve::kNo);
   if (!start) return Error{"board " + board.name + ": " + start.error()};
   if (start->lost) {
     logger.warning("board " + board.name + ": seqs " + std::to_string(start->lost->first) + ".." +
-                   std::to_string(start->lost->second) +
-                   " may have been published and are lost: " + start->reason +
-                   "; numbering continues at " + std::to_string(start->next_seq));
+                   std::to_string(start->lost->second) + " may have been published and are lost: " +
+                   start->reason + "; numbering continues at " + std::to_string(start->next_seq));
   }
   return recovered;
 }
@@ -164,10 +164,10 @@ CommandHandler command_path(EventHub& hub, std::vector<Board>& boards) {
     if (ack.ok() && corrects_clock(command)) {
       if (const auto set = board.session->clock_setting(now)) board.link->send_clock(*set);
     }
-    hub.publish(*found, command_applied(command, client, ack, hub.last_seq(*found),
-                                        hub.state(*found).snapshot(),
-                                        static_cast<std::int32_t>(now.count()),
-                                        board.session->ruled_seqs()));
+    hub.publish(
+        *found,
+        command_applied(command, client, ack, hub.last_seq(*found), hub.state(*found).snapshot(),
+                        static_cast<std::int32_t>(now.count()), board.session->ruled_seqs()));
     board.link->reschedule();
     return ack;
   };
