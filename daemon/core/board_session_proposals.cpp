@@ -46,6 +46,8 @@ v1::Proposal shown(const Proposal& p, const std::string& board_id) {
   for (const std::uint64_t seq : p.seqs) out.add_seqs(static_cast<std::uint32_t>(seq));
   out.set_board_id(board_id);
   out.set_at_ms(static_cast<std::int32_t>(p.at.count()));
+  out.set_visibility(p.visibility == engine::EventVisibility::kPublic ? v1::VISIBILITY_PUBLIC
+                                                                      : v1::VISIBILITY_ARBITER);
   switch (p.kind) {
     case Proposal::Kind::kGameEnd:
       out.set_kind(v1::PROPOSAL_KIND_RESULT);

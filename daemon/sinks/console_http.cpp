@@ -161,8 +161,8 @@ Response ConsoleHttp::session_state(const Request& request, const ConsoleConnect
 
 // The page asks this whenever an event may have opened, settled or withdrawn a proposal:
 // which decisions are open is the engine's answer, not the page's reading of the events.
-// A view that sees public events only gets the proposed results (public gameEnded events)
-// and nothing of what is the arbiter's alone.
+// A view that sees public events only gets the public proposals (those the players were
+// told of) and nothing of what is the arbiter's alone.
 Response ConsoleHttp::proposals(const Request& request, const ConsoleConnection& c) {
   const std::string_view origin = header(request, http::field::origin);
   if (!origin.empty() && !same_origin(origin, header(request, http::field::host), c.tls)) {
@@ -172,9 +172,10 @@ Response ConsoleHttp::proposals(const Request& request, const ConsoleConnection&
   if (websocket_view(request, c) != ConsoleView::kArbiter) {
     for (v1::BoardStatus& board : *reply.mutable_boards()) {
       auto* open = board.mutable_open_proposals();
-      open->erase(std::remove_if(
-                      open->begin(), open->end(),
-                      [](const v1::Proposal& p) { return p.kind() != v1::PROPOSAL_KIND_RESULT; }),
+      open->erase(std::remove_if(open->begin(), open->end(),
+                                 [](const v1::Proposal& p) {
+                                   return p.visibility() != v1::VISIBILITY_PUBLIC;
+                                 }),
                   open->end());
     }
   }

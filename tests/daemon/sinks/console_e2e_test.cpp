@@ -1,10 +1,12 @@
 // The arbiter console end to end (docs/interfaces.md §6.3): eboardd with emulated boards over
-// HTTPS with a venue certificate; headless Chromium logs in with the token, sees the
-// result the daemon proposes after a scripted game's second illegal move (one proposal, the
+// HTTPS with a venue certificate; headless Chromium, not logged in, sees the result the
+// daemon proposes after a scripted game's second illegal move and not one button (the
+// read-only console), logs in with the token, sees the same proposal (one proposal, the
 // penalty's "game lost" part of it; each board's clock connected), clicks Accept,
 // and the game ends with that result on the event stream, in /live.pgn and on the page -
 // while 50 overlay viewers watch another board and one WebSocket client never reads.
-// Screenshots at 1280x800 and 390x844 are kept as test artifacts.
+// Screenshots at 1280x800 and 390x844 are kept as test artifacts; at both sizes the
+// players' names wrap in the tiles, none is cut.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -138,6 +140,16 @@ TEST(ConsoleE2e, ArbiterAcceptsAProposedResultInChromium) {
   ASSERT_TRUE(chrome.wait_for("!document.getElementById('login').hidden", 10s))
       << chrome.evaluate("document.body.innerText");
 
+  // The daemon proposes 0-1 after White's second illegal move; the console lists it, also
+  // to a viewer who is not logged in, without any button to act on it or on a board.
+  const std::string proposal =
+      "[...document.querySelectorAll('.item.open[data-board=c1]')].find(e => "
+      "e.querySelector('.ititle').textContent.startsWith('Result proposed: 0-1'))";
+  ASSERT_TRUE(chrome.wait_for(proposal, 30s)) << chrome.evaluate("document.body.innerText");
+  EXPECT_EQ(chrome.evaluate("document.body.dataset.readonly"), "\"true\"");
+  EXPECT_EQ(chrome.evaluate("document.querySelectorAll('main button').length"), "0")
+      << chrome.evaluate("document.querySelector('main').innerText");
+
   // Log in as a person would: click the field, type the token, click the button.
   ASSERT_TRUE(chrome.click("#token"));
   ASSERT_TRUE(chrome.type(kToken));
@@ -147,11 +159,11 @@ TEST(ConsoleE2e, ArbiterAcceptsAProposedResultInChromium) {
       << chrome.evaluate("document.getElementById('toast').textContent");
   EXPECT_EQ(chrome.evaluate("document.cookie"), "\"\"") << "the session cookie is HttpOnly";
 
-  // The daemon proposes 0-1 after White's second illegal move; the console lists it.
-  const std::string proposal =
-      "[...document.querySelectorAll('.item.open[data-board=c1]')].find(e => "
-      "e.querySelector('.ititle').textContent.startsWith('Result proposed: 0-1'))";
-  ASSERT_TRUE(chrome.wait_for(proposal, 30s)) << chrome.evaluate("document.body.innerText");
+  // Logged in, the same proposal has its Accept and Reject, and every board its actions.
+  ASSERT_TRUE(chrome.wait_for(proposal + ".querySelector('[data-ruling=accept]')", 10s))
+      << chrome.evaluate("document.body.innerText");
+  EXPECT_EQ(chrome.evaluate("document.body.dataset.readonly"), "\"false\"");
+  EXPECT_EQ(chrome.evaluate("document.querySelectorAll('#tile-c1 [data-act]').length"), "5");
   EXPECT_NE(chrome.evaluate(proposal + ".textContent").find("(7.5.5)"), std::string::npos)
       << "the article the proposal cites";
   // One voice per decision: the "game lost" penalty of the same second illegal move is part
@@ -170,9 +182,21 @@ TEST(ConsoleE2e, ArbiterAcceptsAProposedResultInChromium) {
 
   const std::string artifacts = kBin + "/../test-artifacts";
   fs::create_directories(artifacts);
+  // Every name is whole in its tile: a long one wraps, none overflows its box.
+  const std::string names_whole =
+      "[...document.querySelectorAll('.tile .nm')].every(e => e.scrollWidth <= e.clientWidth && "
+      "e.getBoundingClientRect().right <= e.closest('.tile').getBoundingClientRect().right)";
+  EXPECT_EQ(chrome.evaluate(names_whole), "true");
   ASSERT_TRUE(chrome.screenshot(artifacts + "/arbiter-console-1280x800.png"));
   ASSERT_TRUE(chrome.set_viewport(390, 844, true));
   ASSERT_TRUE(chrome.wait_for("innerWidth === 390", 5s));
+  EXPECT_EQ(chrome.evaluate(names_whole), "true");
+  EXPECT_EQ(chrome.evaluate("(e => e.getClientRects().length > 0 && e.offsetHeight > "
+                            "1.5 * parseFloat(getComputedStyle(e).lineHeight))([...document."
+                            "querySelectorAll('#tile-c1 .nm')].find(e => e.textContent."
+                            "startsWith('Nepomniachtchi')))"),
+            "true")
+      << "the long name wraps on a phone";
   ASSERT_TRUE(chrome.screenshot(artifacts + "/arbiter-console-390x844.png"));
   std::cout << "[ artifact ] " << fs::canonical(artifacts).string()
             << "/arbiter-console-{1280x800,390x844}.png\n";

@@ -27,7 +27,7 @@ inline std::string illegal_moves_script(const std::string& dir, const std::strin
   std::ofstream(path) << "rules fide-standard\n"
                          "clock 5400+30\n"
                          "tag White \"Carlsen, Magnus\"\n"
-                         "tag Black \"Nepomniachtchi, Ian\"\n"
+                         "tag Black \"Nepomniachtchi, Ian Alexandrovich\"\n"
                          "0.000 placement rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\n"
                          "1.000 lift g1\n1.200 put g3 N\n1.500 lever white\n"
                          "2.000 lift g3\n2.200 put g1 N\n3.000 lever black\n"

@@ -1,6 +1,7 @@
 // The console's HTTP side (console_http.h) with the clock injected: a session's expiry is
 // a time given to the handler, so nothing here sleeps. Requests are handed to the handler
-// as Beast messages; the command path is a stand-in that counts what reaches it.
+// as Beast messages; the command path and the status query are stand-ins (what reaches the
+// command path is counted, the open proposals are given).
 #include "daemon/sinks/console_http.h"
 
 #include <gtest/gtest.h>
@@ -101,6 +102,28 @@ TEST_F(ConsoleHttpTest, AnExpiredSessionIsRefusedAndReachesNoBoard) {
   EXPECT_EQ(add_time(again).result(), http::status::ok);
   EXPECT_EQ(add_time(cookie).result(), http::status::unauthorized);
   EXPECT_EQ(commands_, 3);
+}
+
+// GET /arbiter/proposals: every open proposal for a session, the public ones only without.
+TEST_F(ConsoleHttpTest, ReadOnlyViewGetsThePublicProposalsOnly) {
+  v1::BoardStatus* board = status_.add_boards();
+  board->mutable_snapshot()->set_board_id("s1");
+  v1::Proposal* shared = board->add_open_proposals();
+  shared->set_seq(12);
+  shared->set_kind(v1::PROPOSAL_KIND_PENALTY);
+  shared->set_visibility(v1::VISIBILITY_PUBLIC);
+  v1::Proposal* own = board->add_open_proposals();
+  own->set_seq(15);
+  own->set_kind(v1::PROPOSAL_KIND_RESULT);
+  own->set_visibility(v1::VISIBILITY_ARBITER);  // a suspected dead position
+  const std::string cookie = login();
+  const std::string all = send(http::verb::get, "/arbiter/proposals", cookie).body();
+  EXPECT_NE(all.find("\"seq\":12"), std::string::npos) << all;
+  EXPECT_NE(all.find("\"seq\":15"), std::string::npos) << all;
+  EXPECT_EQ(all.find("snapshot"), std::string::npos) << "no snapshots: " << all;
+  const std::string shown = send(http::verb::get, "/arbiter/proposals").body();
+  EXPECT_NE(shown.find("\"seq\":12"), std::string::npos) << shown;
+  EXPECT_EQ(shown.find("\"seq\":15"), std::string::npos) << shown;
 }
 
 TEST_F(ConsoleHttpTest, AnExpiredSessionGetsThePublicViewOfTheWebSocket) {

@@ -1,0 +1,140 @@
+// What a viewer without control gets of the arbiter's open decisions (docs/interfaces.md
+// §6.3), against a real eboardd over HTTPS with two emulated boards whose scripted games
+// each put a penalty to the arbiter (White's illegal move, fide-standard 7.5.5): on board
+// a1 under irregularity_visibility arbiter_only, so the proposal is the arbiter's alone,
+// on board p1 under the rule set's default, so the players are told of it and the
+// proposal is public. A read-only client (no session over HTTPS; the plain HTTP listener
+// on a non-loopback address) gets p1's proposal and never a1's; a logged-in one gets
+// both, each with its visibility; the console's WebSocket in the public view sends p1's
+// penalty and nothing of a1's.
+#include <gtest/gtest.h>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/websocket.hpp>
+
+#include "eboard/v1/json.h"
+#include "tests/daemon/sinks/console_helpers.h"
+
+namespace eboard::daemon::broadcast_test {
+namespace {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+const std::string kToken = "venue-token-7d41a09c2e6b58f3";
+
+// White's knight to g3 (illegal) and the clock pressed, then the knight put back: the
+// daemon proposes the penalty (2 minutes to Black) and waits for the arbiter.
+std::string one_illegal_move(const std::string& dir, const std::string& name, bool arbiter_only) {
+  const std::string path = dir + "/" + name + ".ebs";
+  std::ofstream(path) << "rules fide-standard\nclock 5400+30\n"
+                      << (arbiter_only ? "param irregularity_visibility arbiter_only\n" : "")
+                      << "0.000 placement rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\n"
+                         "1.000 lift g1\n1.200 put g3 N\n1.500 lever white\n"
+                         "2.000 lift g3\n2.200 put g1 N\n";
+  return path;
+}
+
+// The open proposals of one board in a /arbiter/proposals answer.
+std::vector<v1::Proposal> open_on(const std::string& body, const std::string& board) {
+  const auto frame = proto::frame_from_json("{\"statusReply\":" + body + "}");
+  EXPECT_TRUE(frame.ok()) << body;
+  std::vector<v1::Proposal> open;
+  if (!frame.ok()) return open;
+  for (const v1::BoardStatus& b : frame->status_reply().boards()) {
+    for (const v1::Proposal& p : b.open_proposals())
+      if (p.board_id() == board) open.push_back(p);
+  }
+  return open;
+}
+
+TEST(ConsoleViewE2e, ReadOnlyClientsGetThePublicProposalsOnly) {
+  const std::string dir = temp_dir("console-view");
+  const Certificates certs = make_certificates(dir);
+  ASSERT_FALSE(certs.spki.empty()) << read_text(dir + "/openssl.log");
+  std::ofstream(dir + "/token") << kToken << "\n";
+  const std::uint16_t https = free_tcp_port();
+  const std::uint16_t open_http = free_tcp_port();  // bound to 0.0.0.0: read-only
+  Child daemon({kBin + "/eboardd",
+                "--https",
+                "127.0.0.1:" + std::to_string(https),
+                "--tls-cert",
+                certs.cert,
+                "--tls-key",
+                certs.key,
+                "--http",
+                "0.0.0.0:" + std::to_string(open_http),
+                "--control-token-file",
+                dir + "/token",
+                "--journal",
+                dir + "/journal",
+                "--journal-fsync",
+                "never",
+                "--runtime-dir",
+                dir,
+                "--listen",
+                "unix:" + dir + "/events.sock",
+                "--print",
+                "json",
+                "--board",
+                "a1=sim:" + one_illegal_move(dir, "a1", true),
+                "--board",
+                "p1=sim:" + one_illegal_move(dir, "p1", false)});
+  ASSERT_TRUE(daemon.wait_for_stderr("https: serving on", 20s)) << daemon.err();
+
+  const HttpsReply login = https_request(https, certs.ca, "POST", "/arbiter/login",
+                                         same_site(https), "{\"token\":\"" + kToken + "\"}");
+  ASSERT_EQ(login.status, 200) << login.body << login.error;
+  const std::string cookie = cookie_header(login.headers.at("set-cookie"));
+  const auto arbiter_view = [&] {
+    return https_request(https, certs.ca, "GET", "/arbiter/proposals", cookie).body;
+  };
+  // Both penalties are proposed and open: the arbiter sees each with its visibility.
+  ASSERT_TRUE(poll_until(
+      [&] {
+        const std::string body = arbiter_view();
+        return open_on(body, "a1").size() == 1 && open_on(body, "p1").size() == 1;
+      },
+      20s))
+      << arbiter_view() << daemon.err();
+  const std::string all = arbiter_view();
+  const v1::Proposal arbiters = open_on(all, "a1")[0];
+  const v1::Proposal shared = open_on(all, "p1")[0];
+  EXPECT_EQ(arbiters.kind(), v1::PROPOSAL_KIND_PENALTY);
+  EXPECT_EQ(arbiters.visibility(), v1::VISIBILITY_ARBITER);
+  EXPECT_EQ(shared.kind(), v1::PROPOSAL_KIND_PENALTY);
+  EXPECT_EQ(shared.visibility(), v1::VISIBILITY_PUBLIC);
+
+  // Read-only: over HTTPS without a session, and over plain HTTP off the loopback.
+  for (const std::string& body : {https_request(https, certs.ca, "GET", "/arbiter/proposals").body,
+                                  http_get(open_http, "/arbiter/proposals").body}) {
+    EXPECT_TRUE(open_on(body, "a1").empty()) << body;
+    const auto open = open_on(body, "p1");
+    ASSERT_EQ(open.size(), 1u) << body;
+    EXPECT_EQ(open[0].seq(), shared.seq());
+    EXPECT_EQ(open[0].visibility(), v1::VISIBILITY_PUBLIC);
+  }
+
+  // The console's WebSocket on the read-only listener: a1's items come first (board
+  // order), so once p1's penalty is there every a1 item would have been too.
+  asio::io_context io;
+  beast::websocket::stream<asio::ip::tcp::socket> ws(io);
+  ws.next_layer().connect({asio::ip::make_address("127.0.0.1"), open_http});
+  ws.handshake("127.0.0.1:" + std::to_string(open_http), "/arbiter/ws");
+  bool saw_shared = false;
+  for (int i = 0; i < 200 && !saw_shared; ++i) {
+    beast::flat_buffer buffer;
+    ws.read(buffer);
+    const auto frame = proto::frame_from_json(beast::buffers_to_string(buffer.data()));
+    ASSERT_TRUE(frame.ok());
+    if (!frame->has_event()) continue;
+    const v1::Event& e = frame->event();
+    EXPECT_EQ(e.visibility(), v1::VISIBILITY_PUBLIC) << proto::to_json_line(e);
+    EXPECT_FALSE(e.board_id() == "a1" && e.seq() == arbiters.seq()) << proto::to_json_line(e);
+    saw_shared = e.board_id() == "p1" && e.seq() == shared.seq();
+  }
+  EXPECT_TRUE(saw_shared) << "the public penalty on the read-only WebSocket";
+}
+
+}  // namespace
+}  // namespace eboard::daemon::broadcast_test
