@@ -197,7 +197,14 @@ TEST(ConsoleE2e, ArbiterAcceptsAProposedResultInChromium) {
                             "startsWith('Nepomniachtchi')))"),
             "true")
       << "the long name wraps on a phone";
+  // On a phone the decisions come first: the picture shows the boards below them.
+  EXPECT_EQ(chrome.evaluate("(() => { const boards = document.getElementById('tiles')."
+                            "parentElement; scrollTo(0, boards.getBoundingClientRect().top + "
+                            "scrollY - document.querySelector('header').offsetHeight - 6); "
+                            "return scrollY > 0; })()"),
+            "true");
   ASSERT_TRUE(chrome.screenshot(artifacts + "/arbiter-console-390x844.png"));
+  chrome.evaluate("scrollTo(0, 0)");
   std::cout << "[ artifact ] " << fs::canonical(artifacts).string()
             << "/arbiter-console-{1280x800,390x844}.png\n";
   ASSERT_TRUE(chrome.set_viewport(1280, 800, false));
