@@ -15,6 +15,7 @@
 #include <iostream>
 #include <thread>
 
+#include "daemon/core/event_hub.h"
 #include "daemon/sinks/http_server.h"
 #include "daemon/sinks/mqtt_publisher.h"
 #include "daemon/sinks/sinks.h"

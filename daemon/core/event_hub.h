@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "daemon/core/board_state.h"
+#include "daemon/core/event_source.h"
 #include "daemon/core/journal.h"
 #include "daemon/core/log.h"
 #include "daemon/core/seq_reservation.h"
@@ -27,17 +28,7 @@
 
 namespace eboard::daemon {
 
-using SharedBytes = std::shared_ptr<const std::string>;
-
-class EventListener {
- public:
-  virtual ~EventListener() = default;
-  // `frame` is the length-delimited Frame{event} to send as it is.
-  virtual void on_event(std::size_t board, const eboard::v1::Event& event,
-                        const SharedBytes& frame) = 0;
-};
-
-class EventHub {
+class EventHub final : public EventSource {
  public:
   // `log` gets journal and reservation failures (warnings and errors).
   EventHub(const std::vector<std::string>& board_ids, Logger& log);
@@ -72,9 +63,7 @@ class EventHub {
   static constexpr std::chrono::milliseconds kFirstRetry{100};
   static constexpr std::chrono::milliseconds kMaxRetry{5000};
 
-  // Runs `then` after every event published so far has been handed to the listeners
-  // (at once when none is waiting): a command's ack follows the events it caused.
-  void when_published(std::function<void()> then);
+  void when_published(std::function<void()> then) override;
 
   // Installs a board's journal and folds its stored events into the board's state, so
   // numbering continues after them. Call before publishing on that board.
@@ -104,18 +93,17 @@ class EventHub {
   // Records waiting for the disk, over every board.
   std::size_t waiting_records() const;
 
-  void add_listener(EventListener* listener);
-  void remove_listener(EventListener* listener);
-
-  std::size_t board_count() const { return boards_.size(); }
-  std::optional<std::size_t> find_board(std::string_view id) const;
-  const std::string& board_id(std::size_t board) const {
+  // The EventSource the stream server and the sinks read (event_source.h).
+  void add_listener(EventListener* listener) override;
+  void remove_listener(EventListener* listener) override;
+  std::size_t board_count() const override { return boards_.size(); }
+  std::optional<std::size_t> find_board(std::string_view id) const override;
+  const std::string& board_id(std::size_t board) const override {
     return boards_[board].state.snapshot().board_id();
   }
-  std::uint32_t last_seq(std::size_t board) const { return boards_[board].last_seq; }
-  const BoardState& state(std::size_t board) const { return boards_[board].state; }
-  // Binary Events from the journal with seq in [from, last_seq]; empty without a journal.
-  std::vector<std::string> replay(std::size_t board, std::uint32_t from) const;
+  std::uint32_t last_seq(std::size_t board) const override { return boards_[board].last_seq; }
+  const BoardState& state(std::size_t board) const override { return boards_[board].state; }
+  std::vector<std::string> replay(std::size_t board, std::uint32_t from) const override;
   // For FsyncPolicy::kInterval: sync every journal written to since the last call, on
   // the sync worker when group commit is on (else here).
   void sync_journals();

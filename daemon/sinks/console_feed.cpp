@@ -46,7 +46,7 @@ bool console_sees(ConsoleView view, const v1::Event& event) {
          (view == ConsoleView::kPublic && event.visibility() == v1::VISIBILITY_PUBLIC);
 }
 
-ConsoleFeed::ConsoleFeed(const EventHub& hub) : hub_(hub), game_start_(hub.board_count()) {}
+ConsoleFeed::ConsoleFeed(const EventSource& hub) : hub_(hub), game_start_(hub.board_count()) {}
 
 void ConsoleFeed::note(std::size_t board, const v1::Event& event) {
   if (event.has_game_started() && game_start_[board]) game_start_[board] = event.seq();

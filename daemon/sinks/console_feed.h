@@ -14,7 +14,7 @@
 #include <optional>
 #include <vector>
 
-#include "daemon/core/event_hub.h"
+#include "daemon/core/event_source.h"
 #include "daemon/sinks/console_http.h"
 
 namespace eboard::daemon {
@@ -28,7 +28,7 @@ bool console_sees(ConsoleView view, const eboard::v1::Event& event);
 
 class ConsoleFeed {
  public:
-  explicit ConsoleFeed(const EventHub& hub);
+  explicit ConsoleFeed(const EventSource& hub);
 
   // Every published event of every board, to follow where each game starts.
   void note(std::size_t board, const eboard::v1::Event& event);
@@ -38,7 +38,7 @@ class ConsoleFeed {
  private:
   std::uint32_t game_start(std::size_t board);
 
-  const EventHub& hub_;
+  const EventSource& hub_;
   std::vector<std::optional<std::uint32_t>> game_start_;  // nullopt: not looked up yet
 };
 

@@ -79,7 +79,7 @@ bool is_json(const Request& request) {
 
 }  // namespace
 
-ConsoleHttp::ConsoleHttp(boost::asio::any_io_executor executor, EventHub& hub, std::string token,
+ConsoleHttp::ConsoleHttp(boost::asio::any_io_executor executor, EventSource& hub, std::string token,
                          std::chrono::seconds session_lifetime, ConsoleCommands commands,
                          ConsoleStatus status, Now now, Log log)
     : executor_(std::move(executor)),

@@ -24,7 +24,7 @@
 #include <functional>
 #include <string>
 
-#include "daemon/core/event_hub.h"
+#include "daemon/core/event_source.h"
 #include "daemon/sinks/console_auth.h"
 #include "eboard/v1/command.pb.h"
 #include "eboard/v1/frame.pb.h"
@@ -62,7 +62,7 @@ class ConsoleHttp {
   using Log = std::function<void(const std::string&)>;
   static constexpr auto kWrongLoginDelay = std::chrono::seconds(1);
 
-  ConsoleHttp(boost::asio::any_io_executor executor, EventHub& hub, std::string token,
+  ConsoleHttp(boost::asio::any_io_executor executor, EventSource& hub, std::string token,
               std::chrono::seconds session_lifetime, ConsoleCommands commands, ConsoleStatus status,
               Now now, Log log);
 
@@ -81,7 +81,7 @@ class ConsoleHttp {
                const ConsoleSession& session, const Reply& reply);
 
   boost::asio::any_io_executor executor_;
-  EventHub& hub_;
+  EventSource& hub_;
   ConsoleAuth auth_;
   ConsoleCommands commands_;
   ConsoleStatus status_;

@@ -98,7 +98,7 @@ Response answer_page(const HttpServer& server, const Request& request, const Rou
   return plain(request, http::status::not_found, "not found\n");
 }
 
-HttpServer::HttpServer(asio::io_context& io, const EventHub& hub, const BroadcastBoards& boards,
+HttpServer::HttpServer(asio::io_context& io, const EventSource& hub, const BroadcastBoards& boards,
                        std::size_t ws_queue_bytes, ConsoleHttp* console, Log log)
     : io_(io),
       hub_(hub),

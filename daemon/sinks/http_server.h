@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-#include "daemon/core/event_hub.h"
+#include "daemon/core/event_source.h"
 #include "daemon/sinks/broadcast_boards.h"
 #include "daemon/sinks/console_feed.h"
 #include "daemon/sinks/console_http.h"
@@ -40,7 +40,7 @@ class HttpServer {
   static constexpr std::size_t kConsoleQueueBytes = std::size_t{8} << 20;
 
   // `console` may be null: no /arbiter pages then.
-  HttpServer(boost::asio::io_context& io, const EventHub& hub, const BroadcastBoards& boards,
+  HttpServer(boost::asio::io_context& io, const EventSource& hub, const BroadcastBoards& boards,
              std::size_t ws_queue_bytes, ConsoleHttp* console, Log log);
   ~HttpServer();
   HttpServer(const HttpServer&) = delete;
@@ -60,7 +60,7 @@ class HttpServer {
   template <class Stream>
   void open_websocket(Stream stream, WsClient::Request request, std::optional<std::size_t> board,
                       ConsoleView view, bool binary);
-  const EventHub& hub() const { return hub_; }
+  const EventSource& hub() const { return hub_; }
   const BroadcastBoards& boards() const { return boards_; }
   ConsoleHttp* console() const { return console_; }
 
@@ -75,7 +75,7 @@ class HttpServer {
   std::vector<SharedBytes> opening(std::optional<std::size_t> board, ConsoleView view, bool binary);
 
   boost::asio::io_context& io_;
-  const EventHub& hub_;
+  const EventSource& hub_;
   const BroadcastBoards& boards_;
   std::size_t ws_queue_bytes_;
   ConsoleHttp* console_;

@@ -29,7 +29,7 @@ constexpr auto kAckedSaveInterval = std::chrono::seconds(1);
 
 }  // namespace
 
-MqttPublisher::MqttPublisher(asio::io_context& io, const EventHub& hub, MqttOptions options,
+MqttPublisher::MqttPublisher(asio::io_context& io, const EventSource& hub, MqttOptions options,
                              PgnSource pgn, Log log)
     : io_(io),
       hub_(hub),

@@ -47,7 +47,7 @@
 #include <string>
 #include <vector>
 
-#include "daemon/core/event_hub.h"
+#include "daemon/core/event_source.h"
 #include "daemon/core/sink_config.h"
 #include "drivers/reconnect.h"
 
@@ -70,7 +70,7 @@ class MqttPublisher {
   static constexpr std::size_t kMemoryEvents = 4096;                // per board, before the journal
   static constexpr std::chrono::milliseconds kReplayInterval{250};  // per board
 
-  MqttPublisher(boost::asio::io_context& io, const EventHub& hub, MqttOptions options,
+  MqttPublisher(boost::asio::io_context& io, const EventSource& hub, MqttOptions options,
                 PgnSource pgn, Log log);
   ~MqttPublisher();
   MqttPublisher(const MqttPublisher&) = delete;
@@ -130,7 +130,7 @@ class MqttPublisher {
   static void on_message_cb(mosquitto*, void* self, const mosquitto_message* message);
 
   boost::asio::io_context& io_;
-  const EventHub& hub_;
+  const EventSource& hub_;
   MqttOptions options_;
   PgnSource pgn_;
   Log log_;

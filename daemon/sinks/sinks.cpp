@@ -12,7 +12,7 @@ namespace eboard::daemon {
 
 namespace {
 
-std::vector<std::string> board_ids(const EventHub& hub) {
+std::vector<std::string> board_ids(const EventSource& hub) {
   std::vector<std::string> ids;
   for (std::size_t b = 0; b < hub.board_count(); ++b) ids.push_back(hub.board_id(b));
   return ids;
@@ -20,7 +20,7 @@ std::vector<std::string> board_ids(const EventHub& hub) {
 
 }  // namespace
 
-Sinks::Sinks(boost::asio::io_context& io, EventHub& hub, const SinkConfig& config,
+Sinks::Sinks(boost::asio::io_context& io, EventSource& hub, const SinkConfig& config,
              const std::string& journal_dir, ClockSender clock, ConsoleControl control, Log log)
     : hub_(hub),
       config_(config),
@@ -95,7 +95,7 @@ void Sinks::shutdown() {
   if (http_) http_->shutdown();
 }
 
-Result<std::unique_ptr<Sinks>> install_sinks(boost::asio::io_context& io, EventHub& hub,
+Result<std::unique_ptr<Sinks>> install_sinks(boost::asio::io_context& io, EventSource& hub,
                                              const SinkConfig& config,
                                              const std::string& journal_dir, ClockSender clock,
                                              ConsoleControl control, Sinks::Log log) {

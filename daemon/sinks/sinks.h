@@ -9,7 +9,7 @@
 #include <memory>
 #include <string>
 
-#include "daemon/core/event_hub.h"
+#include "daemon/core/event_source.h"
 #include "daemon/core/sink_config.h"
 #include "daemon/sinks/console_http.h"
 #include "drivers/sensor_event.h"
@@ -39,7 +39,7 @@ class Sinks final : public EventListener {
  public:
   using Log = std::function<void(const std::string&)>;
 
-  Sinks(boost::asio::io_context& io, EventHub& hub, const SinkConfig& config,
+  Sinks(boost::asio::io_context& io, EventSource& hub, const SinkConfig& config,
         const std::string& journal_dir, ClockSender clock, ConsoleControl control, Log log);
   ~Sinks() override;
 
@@ -54,7 +54,7 @@ class Sinks final : public EventListener {
   HttpServer* http() { return http_.get(); }
 
  private:
-  EventHub& hub_;
+  EventSource& hub_;
   SinkConfig config_;
   Log log_;
   std::unique_ptr<BroadcastBoards> boards_;
@@ -66,7 +66,7 @@ class Sinks final : public EventListener {
 
 // The daemon's one call: nothing (nullptr) when no sink is configured, else started
 // sinks listening on the hub; an error (bind failure) is one line for the log.
-Result<std::unique_ptr<Sinks>> install_sinks(boost::asio::io_context& io, EventHub& hub,
+Result<std::unique_ptr<Sinks>> install_sinks(boost::asio::io_context& io, EventSource& hub,
                                              const SinkConfig& config,
                                              const std::string& journal_dir, ClockSender clock,
                                              ConsoleControl control, Sinks::Log log);

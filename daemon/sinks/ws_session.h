@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-#include "daemon/core/event_hub.h"
+#include "daemon/core/event_source.h"
 #include "daemon/sinks/console_http.h"
 
 namespace eboard::daemon {

@@ -11,6 +11,7 @@
 #include <iostream>
 #include <optional>
 
+#include "daemon/core/event_hub.h"
 #include "daemon/core/log.h"
 
 namespace eboard::daemon {
