@@ -55,12 +55,14 @@ v1::PressClassification press_class_of(engine::PressClass c) {
   return v1::PRESS_CLASSIFICATION_UNSPECIFIED;
 }
 
-v1::ClockField clock_field_of(const std::string& f) {
-  if (f == "white_ms") return v1::CLOCK_FIELD_WHITE_MS;
-  if (f == "black_ms") return v1::CLOCK_FIELD_BLACK_MS;
-  if (f == "white_moves") return v1::CLOCK_FIELD_WHITE_MOVES;
-  if (f == "black_moves") return v1::CLOCK_FIELD_BLACK_MOVES;
-  if (f == "running") return v1::CLOCK_FIELD_RUNNING;
+v1::ClockField clock_field_of(engine::ClockField f) {
+  switch (f) {
+    case engine::ClockField::kWhiteMs: return v1::CLOCK_FIELD_WHITE_MS;
+    case engine::ClockField::kBlackMs: return v1::CLOCK_FIELD_BLACK_MS;
+    case engine::ClockField::kWhiteMoves: return v1::CLOCK_FIELD_WHITE_MOVES;
+    case engine::ClockField::kBlackMoves: return v1::CLOCK_FIELD_BLACK_MOVES;
+    case engine::ClockField::kRunning: return v1::CLOCK_FIELD_RUNNING;
+  }
   return v1::CLOCK_FIELD_UNSPECIFIED;
 }
 
@@ -75,6 +77,7 @@ v1::SetupIrregularity setup_kind_of(engine::SetupIrregularKind k) {
 }
 
 // The arbiter's enums list the proto's values in the proto's order, from 1.
+static_assert(int(v1::CLAIM_KIND_AGREEMENT) == int(engine::ClaimKind::kAgreement) + 1);
 v1::ClaimKind claim_kind_of(engine::ClaimKind k) { return v1::ClaimKind(int(k) + 1); }
 v1::PenaltyKind penalty_kind_of(engine::PenaltyKind k) { return v1::PenaltyKind(int(k) + 1); }
 v1::ClaimDecisionReason claim_reason_of(engine::ClaimReason r) {

@@ -46,18 +46,12 @@ std::optional<drivers::WhiteSetting> white_setting_of(v1::ClockSide side) {
   }
 }
 
-const char* claim_word(v1::ClaimKind kind) {
-  switch (kind) {
-    case v1::CLAIM_KIND_ILLEGAL_MOVE: return "illegal-move";
-    case v1::CLAIM_KIND_THREEFOLD: return "threefold";
-    case v1::CLAIM_KIND_FIFTY: return "fifty";
-    case v1::CLAIM_KIND_FLAG: return "flag";
-    case v1::CLAIM_KIND_QPF: return "qpf";
-    case v1::CLAIM_KIND_SETUP: return "setup";
-    case v1::CLAIM_KIND_ORIENTATION: return "orientation";
-    case v1::CLAIM_KIND_CLOCK_SETTING: return "clock-setting";
-    default: return nullptr;
-  }
+// The wire lists the engine's claim kinds in the engine's order, from 1
+// (engine/game/claim_kind.h); an agreement is not a claim a player makes.
+static_assert(int(v1::CLAIM_KIND_AGREEMENT) == int(engine::ClaimKind::kAgreement) + 1);
+std::optional<engine::ClaimKind> player_claim_of(v1::ClaimKind kind) {
+  if (kind < v1::CLAIM_KIND_ILLEGAL_MOVE || kind >= v1::CLAIM_KIND_AGREEMENT) return std::nullopt;
+  return engine::ClaimKind(int(kind) - 1);
 }
 
 }  // namespace
@@ -161,11 +155,11 @@ v1::Ack BoardSession::run_action(const v1::Command& c, Millis now) {
       break;
     case v1::Command::kClaim: {
       if (auto bad = need_side(c.claim().side(), "claim.side")) return *bad;
-      const char* word = claim_word(c.claim().kind());
-      if (!word)
+      const std::optional<engine::ClaimKind> kind = player_claim_of(c.claim().kind());
+      if (!kind)
         return ack(v1::ACK_ERROR_INVALID_ARGUMENT, "claim.kind: not a claim a player can make");
       a.kind = K::kClaim;
-      a.claim = word;
+      a.claim = *kind;
       a.uci = c.claim().intended_uci();
       break;
     }

@@ -28,10 +28,7 @@ v1::Side winner_of(const std::string& result) {
 // "threefold claim: correct", "fifty claim: incorrect (+120 s to black)": the engine's
 // verdict the arbiter is asked to confirm.
 std::string claim_text(const engine::GameEvent& d) {
-  static constexpr const char* kWords[] = {"illegal-move", "threefold",     "fifty",
-                                           "flag",         "qpf",           "setup",
-                                           "orientation",  "clock-setting", "agreement"};
-  std::string text = std::string(kWords[int(d.claim_kind)]) + " claim";
+  std::string text = std::string(engine::claim_kind_word(d.claim_kind)) + " claim";
   text += d.accepted ? ": correct" : ": incorrect";
   if (d.amount_ms > 0 && d.side) {
     text += " (+" + std::to_string(d.amount_ms / 1000) + " s to " +

@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "engine/board/types.h"
+#include "engine/clock/clock_events.h"
+#include "engine/game/claim_kind.h"
 #include "engine/recognize/illegal_analysis.h"
 
 namespace eboard::engine {
@@ -92,17 +94,6 @@ enum class TerminationKind : std::uint8_t {
 
 // The arbiter's event fields (docs/rules.md D1, D5, D8, D10, D11, D13), as in rule_events.proto.
 enum class PenaltyKind : std::uint8_t { kWarning, kTimeAdded, kGameLost };
-enum class ClaimKind : std::uint8_t {
-  kIllegalMove,
-  kThreefold,
-  kFifty,
-  kFlag,
-  kQpf,
-  kSetup,
-  kOrientation,
-  kClockSetting,
-  kAgreement,
-};
 enum class ClaimReason : std::uint8_t {
   kNone,
   kCorrect,
@@ -177,8 +168,8 @@ struct GameEvent {
   int moves_completed = 0;
   int moves_required = 0;
   bool first = false;
-  std::int64_t amount_ms = 0;  // increment, delay or period time added
-  std::string clock_field;     // clockMismatch: "white_ms", "black_ms", "white_moves", ...
+  std::int64_t amount_ms = 0;                     // increment, delay or period time added
+  ClockField clock_field = ClockField::kWhiteMs;  // clockMismatch: which reading disagrees
   std::int64_t clock_value = 0;
   std::int64_t model_value = 0;
 

@@ -6,17 +6,6 @@
 namespace eboard::engine {
 namespace {
 
-const char* clock_field_name(ClockField f) {
-  switch (f) {
-    case ClockField::kWhiteMs: return "white_ms";
-    case ClockField::kBlackMs: return "black_ms";
-    case ClockField::kWhiteMoves: return "white_moves";
-    case ClockField::kBlackMoves: return "black_moves";
-    case ClockField::kRunning: return "running";
-  }
-  return "";
-}
-
 CompletionKind completion_kind(UnpressedCompletion why) {
   switch (why) {
     case UnpressedCompletion::kNextMove: return CompletionKind::kNextMove;
@@ -185,7 +174,7 @@ void GameTracker::clock_events(const std::vector<ClockEvent>& in, GameEvents& ou
     } else if (const auto* m = std::get_if<ClockMismatch>(&ce)) {
       GameEvent e = event(GameEventKind::kClockMismatch, m->at);
       e.visibility = EventVisibility::kArbiter;
-      e.clock_field = clock_field_name(m->field);
+      e.clock_field = m->field;
       e.clock_value = m->clock_value;
       e.model_value = m->model_value;
       out.push_back(std::move(e));

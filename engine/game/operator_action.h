@@ -13,6 +13,7 @@
 #include <string>
 
 #include "engine/board/types.h"
+#include "engine/game/claim_kind.h"
 
 namespace eboard::engine {
 
@@ -30,9 +31,9 @@ struct OperatorAction {
   };
   Kind kind = Kind::kPause;
   Color side = kWhite;
-  // kClaim: the script's word (`illegal-move`, `threefold`, `fifty`, `flag`, `qpf`,
-  // `setup`, `orientation`, `clock-setting`) and an intended move for threefold/fifty.
-  std::string claim;
+  // kClaim: what is claimed (a player's kind, never kAgreement) and, for threefold and
+  // fifty, the intended move as UCI text (checked against the position: docs/rules.md D8).
+  ClaimKind claim = ClaimKind::kIllegalMove;
   std::string uci;
   std::chrono::milliseconds amount{0};  // kAddTime, negative takes time off
   bool accept = true;                   // kRuling

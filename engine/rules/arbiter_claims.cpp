@@ -6,47 +6,31 @@
 #include "engine/rules/arbiter.h"
 
 namespace eboard::engine {
-namespace {
-
-std::optional<ClaimKind> claim_kind_of(const std::string& word) {
-  if (word == "illegal-move") return ClaimKind::kIllegalMove;
-  if (word == "threefold") return ClaimKind::kThreefold;
-  if (word == "fifty") return ClaimKind::kFifty;
-  if (word == "flag") return ClaimKind::kFlag;
-  if (word == "qpf") return ClaimKind::kQpf;
-  if (word == "setup") return ClaimKind::kSetup;
-  if (word == "orientation") return ClaimKind::kOrientation;
-  if (word == "clock-setting") return ClaimKind::kClockSetting;
-  return std::nullopt;
-}
-
-}  // namespace
 
 void RulesArbiter::claim(GameTracker& game, const OperatorAction& a, Millis now, GameEvents& out) {
-  const std::optional<ClaimKind> kind = claim_kind_of(a.claim);
-  if (!kind) return;
-  switch (*kind) {
+  const ClaimKind kind = a.claim;
+  switch (kind) {
     case ClaimKind::kIllegalMove: {
       GameEvent r = event(GameEventKind::kClaimReceived, now, game.irregularity_visibility());
       r.side = a.side;
-      r.claim_kind = *kind;
+      r.claim_kind = kind;
       r.eligible = window_.open && window_.offender != a.side;
       out.push_back(std::move(r));
       return claim_illegal(game, a.side, now, out);
     }
     case ClaimKind::kThreefold:
-    case ClaimKind::kFifty: return claim_draw(game, a, *kind, now, out);
+    case ClaimKind::kFifty: return claim_draw(game, a, kind, now, out);
     case ClaimKind::kFlag: {
       GameEvent r = event(GameEventKind::kClaimReceived, now, game.irregularity_visibility());
       r.side = a.side;
-      r.claim_kind = *kind;
+      r.claim_kind = kind;
       out.push_back(std::move(r));
       return flag_claim(game, a.side, now, out);
     }
     case ClaimKind::kQpf: return claim_qpf(game, a, now, out);
     case ClaimKind::kSetup:
     case ClaimKind::kOrientation:
-    case ClaimKind::kClockSetting: return claim_setup(game, a, *kind, now, out);
+    case ClaimKind::kClockSetting: return claim_setup(game, a, kind, now, out);
     case ClaimKind::kAgreement: return;
   }
 }

@@ -6,6 +6,7 @@
 #include "daemon/round/round_csv.h"
 #include "engine/board/fen.h"
 #include "engine/clock/time_control.h"
+#include "engine/game/claim_kind.h"
 #include "engine/rules/rule_params.h"
 #include "engine/rules/rule_set.h"
 
@@ -182,26 +183,19 @@ std::optional<std::string> fill_result(const Parsed& p, v1::Command& c) {
 }
 
 std::optional<std::string> fill_claim(const Parsed& p, v1::Command& c) {
-  static const std::map<std::string, v1::ClaimKind> kKinds = {
-      {"illegal-move", v1::CLAIM_KIND_ILLEGAL_MOVE},
-      {"threefold", v1::CLAIM_KIND_THREEFOLD},
-      {"fifty", v1::CLAIM_KIND_FIFTY},
-      {"flag", v1::CLAIM_KIND_FLAG},
-      {"qpf", v1::CLAIM_KIND_QPF},
-      {"setup", v1::CLAIM_KIND_SETUP},
-      {"orientation", v1::CLAIM_KIND_ORIENTATION},
-      {"clock-setting", v1::CLAIM_KIND_CLOCK_SETTING}};
   auto side = side_of(p.args[1], "SIDE");
   if (!side) return side.error();
-  const auto kind = kKinds.find(p.args[2]);
-  if (kind == kKinds.end()) {
+  const std::optional<engine::ClaimKind> word = engine::player_claim_of(p.args[2]);
+  if (!word) {
     return "KIND: '" + p.args[2] +
            "' is not illegal-move, threefold, fifty, flag, qpf, setup, orientation or "
            "clock-setting";
   }
   v1::Claim* claim = c.mutable_claim();
   claim->set_side(side.value());
-  claim->set_kind(kind->second);
+  // The wire lists the engine's kinds in the engine's order, from 1 (claim_kind.h).
+  const auto kind = v1::ClaimKind(int(*word) + 1);
+  claim->set_kind(kind);
   if (p.args.size() > 3) {
     const std::string& move = p.args[3];
     const auto square = [&](std::size_t at) {
@@ -211,7 +205,7 @@ std::optional<std::string> fill_claim(const Parsed& p, v1::Command& c) {
                                                                    std::string::npos)) &&
                      square(0) && square(2);
     if (!uci) return "MOVE: '" + move + "' is not a move in UCI form (e2e4, e7e8q)";
-    if (kind->second != v1::CLAIM_KIND_THREEFOLD && kind->second != v1::CLAIM_KIND_FIFTY) {
+    if (kind != v1::CLAIM_KIND_THREEFOLD && kind != v1::CLAIM_KIND_FIFTY) {
       return "MOVE: only a threefold or fifty claim names the intended move";
     }
     claim->set_intended_uci(move);

@@ -15,6 +15,11 @@ Color color_of_side(script::Side s) {
   return s == script::Side::kWhite ? engine::kWhite : engine::kBlack;
 }
 
+// The script's claim kinds are the engine's player claims, in the engine's order
+// (engine/game/claim_kind.h); the script library depends on nothing of ours.
+static_assert(int(script::ClaimKind::kClockSetting) == int(engine::ClaimKind::kClockSetting));
+engine::ClaimKind claim_kind_of(script::ClaimKind kind) { return engine::ClaimKind(int(kind)); }
+
 template <class... F>
 struct Overload : F... {
   using F::operator()...;
@@ -29,7 +34,7 @@ engine::OperatorAction action_of(const script::Body& body) {
                  [&](const script::Claim& c) {
                    a.kind = K::kClaim;
                    a.side = color_of_side(c.side);
-                   a.claim = script::claim_kind_name(c.kind);
+                   a.claim = claim_kind_of(c.kind);
                    a.uci = c.uci;
                  },
                  [&](const script::Resign& r) {

@@ -89,7 +89,7 @@ TEST(BothFlags, ClaimOnlySetsWaitForTheClaimThenDraw) {
   OperatorAction claim;
   claim.kind = OperatorAction::Kind::kClaim;
   claim.side = kBlack;
-  claim.claim = "flag";
+  claim.claim = ClaimKind::kFlag;
   g.tracker->operator_action(milliseconds(6000), claim, g.out);
   ASSERT_NE(g.ended(), nullptr);
   EXPECT_EQ(g.ended()->termination, TerminationKind::kBothFlags);

@@ -126,7 +126,7 @@ TEST(RulingBySeq, AClaimIsNamedByItsClaimReceivedOrItsDecision) {
   OperatorAction claim;
   claim.kind = OperatorAction::Kind::kClaim;
   claim.side = kWhite;
-  claim.claim = "threefold";
+  claim.claim = ClaimKind::kThreefold;
   g.tracker->operator_action(milliseconds(1000), claim, g.out);
   g.publish();
   std::uint64_t received = 0;
