@@ -1,5 +1,8 @@
 #include "daemon/event_mapping.h"
 
+#include "engine/board/fen.h"
+#include "engine/board/notation.h"
+
 namespace eboard::daemon {
 namespace {
 
@@ -93,12 +96,22 @@ v1::IllegalPositionKind illegal_position_of(engine::IllegalPositionKind k) {
 
 template <class M>
 void add_squares(M* m, const GameEvent& e) {
-  for (const std::string& s : e.squares) m->add_squares(s);
+  for (const engine::Square s : e.squares) m->add_squares(engine::square_name(s));
 }
 
-// touchMoveObligation: `uci` holds the touched square, `squares` its legal targets.
+// touchMoveObligation: `squares` are the touched piece's legal targets.
 void add_legal_targets(v1::TouchMoveObligation* m, const GameEvent& e) {
-  for (const std::string& s : e.squares) m->add_legal_targets(s);
+  for (const engine::Square s : e.squares) m->add_legal_targets(engine::square_name(s));
+}
+
+// An illegal move's `uci`: its two squares ("e2e5"), or "" when the analysis named none.
+std::string illegal_uci(const GameEvent& e) {
+  if (e.from == engine::kNoSquare) return "";
+  return engine::square_name(e.from) + engine::square_name(e.to);
+}
+
+std::string first_square(const GameEvent& e) {
+  return e.squares.empty() ? "" : engine::square_name(e.squares.front());
 }
 
 void fill_kind(const GameEvent& e, v1::Event& out) {
@@ -124,7 +137,7 @@ void fill_kind(const GameEvent& e, v1::Event& out) {
     }
     case GameEventKind::kMoveTentative: {
       auto* m = out.mutable_move_tentative();
-      m->set_uci(e.uci);
+      m->set_uci(engine::to_uci(e.move));
       m->set_san(e.san);
       m->set_side(side_of(e.side));
       m->set_fen(e.fen);
@@ -136,7 +149,7 @@ void fill_kind(const GameEvent& e, v1::Event& out) {
     }
     case GameEventKind::kMoveWithdrawn: {
       auto* m = out.mutable_move_withdrawn();
-      m->set_uci(e.uci);
+      m->set_uci(engine::to_uci(e.move));
       m->set_side(side_of(e.side));
       break;
     }
@@ -145,7 +158,7 @@ void fill_kind(const GameEvent& e, v1::Event& out) {
       m->set_reason(reason_of(e.reason));
       m->set_description(e.description);
       m->set_side(side_of(e.side));
-      m->set_uci(e.uci);
+      m->set_uci(illegal_uci(e));
       add_squares(m, e);
       break;
     }
@@ -155,7 +168,7 @@ void fill_kind(const GameEvent& e, v1::Event& out) {
     case GameEventKind::kMoveCompleted: {
       auto* m = out.mutable_move_completed();
       m->set_ply(std::uint32_t(e.ply));
-      m->set_uci(e.uci);
+      m->set_uci(engine::to_uci(e.move));
       m->set_san(e.san);
       m->set_fen(e.fen);
       m->set_white_ms(std::int32_t(e.white_ms));
@@ -174,7 +187,7 @@ void fill_kind(const GameEvent& e, v1::Event& out) {
       m->set_reason(reason_of(e.reason));
       m->set_description(e.description);
       m->set_count(std::uint32_t(e.count));
-      m->set_uci(e.uci);
+      m->set_uci(illegal_uci(e));
       break;
     }
     case GameEventKind::kClockPressWithoutMove: {
@@ -221,8 +234,8 @@ void fill_kind(const GameEvent& e, v1::Event& out) {
       auto* m = out.mutable_touch_move_violation();
       m->set_side(side_of(e.side));
       m->set_inferred(true);
-      m->set_square(e.squares.empty() ? "" : e.squares.front());
-      m->set_uci(e.uci);
+      m->set_square(first_square(e));
+      m->set_uci(engine::to_uci(e.move));
       break;
     }
     case GameEventKind::kSetupIrregular: {
@@ -273,7 +286,7 @@ void fill_kind(const GameEvent& e, v1::Event& out) {
     }
     case GameEventKind::kSquareChanged: {
       auto* m = out.mutable_square_changed();
-      m->set_square(e.squares.empty() ? "" : e.squares.front());
+      m->set_square(first_square(e));
       m->set_piece(e.piece);
       break;
     }
@@ -303,7 +316,7 @@ void fill_kind(const GameEvent& e, v1::Event& out) {
       auto* m = out.mutable_claim_received();
       m->set_side(side_of(e.side));
       m->set_kind(claim_kind_of(e.claim_kind));
-      m->set_intended_uci(e.uci);
+      m->set_intended_uci(e.intended_uci);
       m->set_eligible(e.eligible);
       break;
     }
@@ -327,7 +340,7 @@ void fill_kind(const GameEvent& e, v1::Event& out) {
     case GameEventKind::kTouchMoveObligation: {
       auto* m = out.mutable_touch_move_obligation();
       m->set_side(side_of(e.side));
-      m->set_square(e.uci);
+      m->set_square(engine::square_name(e.from));
       add_legal_targets(m, e);
       break;
     }

@@ -14,6 +14,7 @@
 #include <array>
 #include <bit>
 #include <cstdint>
+#include <vector>
 
 #include "engine/board/types.h"
 
@@ -59,6 +60,12 @@ inline Square pop_lsb(Bitboard& b) {
   Square s = lsb(b);
   b &= b - 1;
   return s;
+}
+// The squares of a bitboard, a1 first (events list squares in this order).
+inline std::vector<Square> squares_of(Bitboard b) {
+  std::vector<Square> out;
+  while (b) out.push_back(pop_lsb(b));
+  return out;
 }
 
 // Shifts that drop what falls off the board edge.

@@ -24,11 +24,8 @@ void Arbiter::on_illegal_completed(GameTracker& game, const GameEvent& completed
   e.at_ms = now.count();
   e.visibility = game.irregularity_visibility();
   e.fen = to_fen(game.committed());
-  e.squares.clear();
-  for (Bitboard b = differing_squares(game.committed(), game.recognizer().sensed(),
-                                      game.recognizer().keys());
-       b;)
-    e.squares.push_back(square_name(pop_lsb(b)));
+  e.squares = squares_of(
+      differing_squares(game.committed(), game.recognizer().sensed(), game.recognizer().keys()));
   e.description = "reinstate the position before the illegal move";
   e.articles = {"7.5.1"};
   out.push_back(std::move(e));

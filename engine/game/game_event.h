@@ -124,11 +124,27 @@ struct GameEvent {
   std::vector<std::string> articles;  // docs/rules.md / Laws articles the event relies on
 
   std::optional<Color> side;  // mover, offender, presser, flagged side, ... per kind
-  std::string uci;
+  // moveTentative, moveWithdrawn, moveCompleted: the legal move; touchMoveViolation: the
+  // move made instead of the touched piece's. Its UCI is written by whoever shows it
+  // (daemon/event_mapping.cpp, PGN), from the Move itself.
+  Move move;
+  // illegalMovePending / illegalMoveCompleted: the square a piece left and the one it
+  // reached, kNoSquare when the analysis names none; touchMoveObligation: `from` is the
+  // touched piece's square.
+  Square from = kNoSquare;
+  Square to = kNoSquare;
+  // SAN needs the position before the move, which only the tracker holds when it makes
+  // the event (a tentative move may follow other pending plies): it is written once,
+  // there, rather than carrying a copy of that Position (with its history) to the edge.
   std::string san;
   std::string fen;  // after the move; the start position; the position to restore
   std::string description;
-  std::vector<std::string> squares;
+  // The squares that differ, that are misplaced, or a touched piece's legal targets;
+  // squareChanged and touchMoveViolation: the one square, first.
+  std::vector<Square> squares;
+  // claimReceived: the claimant's intended move as given (docs/rules.md D8), echoed as
+  // it came: it may name no legal move, which makes the claim incorrect.
+  std::string intended_uci;
 
   // moveTentative / moveCompleted
   int ply = 0;  // moveCompleted: half-move number in the game, from 1

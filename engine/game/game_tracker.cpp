@@ -92,7 +92,7 @@ void GameTracker::placement(Millis now, const std::array<SquareCode, kSquareCoun
     for (int s = 0; s < kSquareCount; ++s) {
       if (raw_[s] == codes[s]) continue;
       GameEvent e = event(GameEventKind::kSquareChanged, now);
-      e.squares.push_back(square_name(Square(s)));
+      e.squares.push_back(Square(s));
       if (codes[s] != kEmptyCode) e.piece = std::string(1, square_code_to_char(codes[s]));
       out.push_back(std::move(e));
     }
@@ -111,7 +111,7 @@ void GameTracker::square(Millis now, Square s, SquareCode code, GameEvents& out)
   advance(now, out);
   if (config_.report_square_changes && raw_[s] != code) {
     GameEvent e = event(GameEventKind::kSquareChanged, now);
-    e.squares.push_back(square_name(s));
+    e.squares.push_back(s);
     if (code != kEmptyCode) e.piece = std::string(1, square_code_to_char(code));
     out.push_back(std::move(e));
   }
@@ -156,7 +156,7 @@ void GameTracker::complete_move(Millis now, const PressVerdict& verdict, Complet
   const Move m = verdict.move;
   GameEvent e = event(GameEventKind::kMoveCompleted, now);
   e.side = side;
-  e.uci = to_uci(m);
+  e.move = m;
   e.san = to_san(before, m);
   e.completion = how;
   e.first_seen_ms = ms(verdict.provenance.first_seen);
@@ -174,14 +174,14 @@ void GameTracker::complete_move(Millis now, const PressVerdict& verdict, Complet
     GameEvent t = event(GameEventKind::kTouchMoveViolation, now);
     t.visibility = EventVisibility::kArbiter;
     t.side = side;
-    t.uci = e.uci;
+    t.move = m;
     t.articles = {verdict.provenance.rook_first ? "4.4.2" : "4.7"};
-    t.squares.push_back(square_name(
-        verdict.provenance.rook_first ? rook_square : verdict.provenance.released_other.from()));
+    t.squares.push_back(verdict.provenance.rook_first ? rook_square
+                                                      : verdict.provenance.released_other.from());
     t.description = verdict.provenance.rook_first
                         ? "castled with the rook moved first"
                         : "released move " + to_uci(verdict.provenance.released_other) +
-                              " changed to " + e.uci + " before the press";
+                              " changed to " + to_uci(m) + " before the press";
     touch.push_back(std::move(t));
   }
   scratch_.clear();
@@ -222,7 +222,10 @@ void GameTracker::complete_illegal(Millis now, Color side, const IllegalAnalysis
   e.reason = a.reason;
   e.description = a.description;
   e.count = ++illegal_counts_[side];
-  if (a.from != kNoSquare && a.to != kNoSquare) e.uci = square_name(a.from) + square_name(a.to);
+  if (a.from != kNoSquare && a.to != kNoSquare) {
+    e.from = a.from;
+    e.to = a.to;
+  }
   e.articles = {a.reason == IllegalReason::kPromotionIncomplete ? "7.5.2" : "7.5.1"};
   out.push_back(e);
   clock_events(clock_.press(side, now, moves_completed_[side]), out);

@@ -17,12 +17,6 @@ CompletionKind completion_kind(UnpressedCompletion why) {
   return CompletionKind::kClockPress;
 }
 
-std::vector<std::string> square_names(Bitboard b) {
-  std::vector<std::string> names;
-  while (b) names.push_back(square_name(pop_lsb(b)));
-  return names;
-}
-
 }  // namespace
 
 void GameTracker::translate(GameEvents& out) {
@@ -36,7 +30,7 @@ void GameTracker::translate(GameEvents& out) {
       case RecognizerEvent::Kind::kTentative: {
         GameEvent e = event(GameEventKind::kMoveTentative, r.at);
         e.side = r.side;
-        e.uci = to_uci(r.move);
+        e.move = r.move;
         Position base = committed();
         for (int i = 0; i < r.ply; ++i) base.make(r.path[i]);
         e.san = to_san(base, r.move);
@@ -52,7 +46,7 @@ void GameTracker::translate(GameEvents& out) {
       case RecognizerEvent::Kind::kWithdrawn: {
         GameEvent e = event(GameEventKind::kMoveWithdrawn, r.at);
         e.side = r.side;
-        e.uci = to_uci(r.move);
+        e.move = r.move;
         out.push_back(std::move(e));
         break;
       }
@@ -62,9 +56,11 @@ void GameTracker::translate(GameEvents& out) {
         e.side = r.illegal.side;
         e.reason = r.illegal.reason;
         e.description = r.illegal.description;
-        if (r.illegal.from != kNoSquare)
-          e.uci = square_name(r.illegal.from) + square_name(r.illegal.to);
-        e.squares = square_names(r.illegal.differing);
+        if (r.illegal.from != kNoSquare) {
+          e.from = r.illegal.from;
+          e.to = r.illegal.to;
+        }
+        e.squares = squares_of(r.illegal.differing);
         e.articles = {"7.5.1"};
         out.push_back(std::move(e));
         break;
@@ -80,7 +76,7 @@ void GameTracker::translate(GameEvents& out) {
       case RecognizerEvent::Kind::kRestoreRequested: {
         GameEvent e = event(GameEventKind::kRestoreRequested, r.at);
         e.fen = to_fen(committed());
-        e.squares = square_names(r.illegal.differing);
+        e.squares = squares_of(r.illegal.differing);
         e.description = "board disarranged: set it back to the position";
         e.articles = {"7.4"};
         out.push_back(std::move(e));

@@ -44,12 +44,19 @@ bool PgnRecorder::open_record(const std::string& fen) {
 bool PgnRecorder::move(const std::string& uci, const std::string& fen_after,
                        std::optional<std::chrono::milliseconds> mover_remaining) {
   if (records_.empty()) return false;
+  auto parsed = parse_uci(records_.back().position, uci);
+  return move(parsed ? parsed.value() : Move::none(), fen_after, mover_remaining);
+}
+
+bool PgnRecorder::move(Move m, const std::string& fen_after,
+                       std::optional<std::chrono::milliseconds> mover_remaining) {
+  if (records_.empty()) return false;
   Record* record = &records_.back();
-  auto parsed = parse_uci(record->position, uci);
   // Something we were not shown changed the position: go on from after this move.
-  if (!parsed) return jump(fen_after, "The game continues from a changed position");
-  record->position.make(parsed.value());
-  record->game.moves.push_back(parsed.value());
+  if (!record->position.is_legal(m))
+    return jump(fen_after, "The game continues from a changed position");
+  record->position.make(m);
+  record->game.moves.push_back(m);
   record->game.comments.emplace_back();
   record->clocks.push_back(mover_remaining);
   last_illegal_.clear();  // a move was made after it: a later change is not that move
@@ -60,6 +67,10 @@ bool PgnRecorder::move(const std::string& uci, const std::string& fen_after,
 
 void PgnRecorder::illegal_completed(Color side, const std::string& uci) {
   last_illegal_ = std::string(side_name(side)) + "'s illegal move" + (uci.empty() ? "" : " " + uci);
+}
+
+void PgnRecorder::illegal_completed(Color side, Square from, Square to) {
+  illegal_completed(side, from == kNoSquare ? "" : square_name(from) + square_name(to));
 }
 
 bool PgnRecorder::illegal_stood(Color side, const std::string& fen) {
@@ -135,9 +146,9 @@ bool PgnRecorder::apply(const GameEvent& e) {
   switch (e.kind) {
     case GameEventKind::kGameStarted: start(e.tags, e.time_control, e.fen); return true;
     case GameEventKind::kMoveCompleted:
-      return move(e.uci, e.fen,
+      return move(e.move, e.fen,
                   std::chrono::milliseconds(side == kBlack ? e.black_ms : e.white_ms));
-    case GameEventKind::kIllegalMoveCompleted: illegal_completed(side, e.uci); return false;
+    case GameEventKind::kIllegalMoveCompleted: illegal_completed(side, e.from, e.to); return false;
     case GameEventKind::kIllegalMoveStood: return illegal_stood(side, e.fen);
     case GameEventKind::kPositionChanged: return position_changed(e.fen, e.description);
     case GameEventKind::kGameEnded: return !e.proposed && result(e.result);

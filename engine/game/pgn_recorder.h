@@ -32,9 +32,15 @@ class PgnRecorder {
   void start(std::vector<PgnTag> tags, const std::string& time_control, const std::string& fen);
   // A completed move (moveCompleted): `fen_after` is the position the engine reached, used
   // to notice a change the recorder was not shown. False before start().
+  bool move(Move move, const std::string& fen_after,
+            std::optional<std::chrono::milliseconds> mover_remaining);
+  // The same as the wire gives it (the live broadcast): a UCI text that names no legal
+  // move here is a change the recorder was not shown, as above.
   bool move(const std::string& uci, const std::string& fen_after,
             std::optional<std::chrono::milliseconds> mover_remaining);
   // A completed illegal move (illegalMoveCompleted): remembered to name it if it stands.
+  // The engine's form gives its squares (kNoSquare: none), the wire's its `uci` text.
+  void illegal_completed(Color side, Square from, Square to);
   void illegal_completed(Color side, const std::string& uci);
   // The illegal move stood (illegalMoveStood): the record ends, a new one starts at `fen`.
   bool illegal_stood(Color side, const std::string& fen);

@@ -27,8 +27,7 @@ void RulesArbiter::started(GameTracker& game, Millis now, GameEvents& out) {
   GameEvent e = event(GameEventKind::kSetupIrregular, now, EventVisibility::kArbiter);
   e.setup_kind = SetupIrregularKind::kWrongPosition;
   for (int s = 0; s < kSquareCount; ++s)
-    if (start.piece_on(Square(s)) != standard.piece_on(Square(s)))
-      e.squares.push_back(square_name(Square(s)));
+    if (start.piece_on(Square(s)) != standard.piece_on(Square(s))) e.squares.push_back(Square(s));
   for (Color c : {kWhite, kBlack}) {
     const Square home = c == kWhite ? Square(4) : Square(60);
     if (start.piece_on(home) != make_piece(c, kKing)) {

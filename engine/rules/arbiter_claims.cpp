@@ -89,7 +89,7 @@ void RulesArbiter::claim_draw(GameTracker& game, const OperatorAction& a, ClaimK
   GameEvent rec = event(GameEventKind::kClaimReceived, now, EventVisibility::kPublic);
   rec.side = a.side;
   rec.claim_kind = kind;
-  rec.uci = a.uci;
+  rec.intended_uci = a.uci;
   GameEvent d = event(GameEventKind::kClaimDecided, now, EventVisibility::kPublic);
   d.side = a.side;
   d.claim_kind = kind;

@@ -110,12 +110,12 @@ void RulesArbiter::on_move_completed(GameTracker& game, const GameEvent& complet
   pending_end_.reset();
   const Color mover = completed.side.value_or(~game.committed().side_to_move());
   // D4: the replacement used another piece although the touched one could move.
-  if (obligation_ != kNoSquare && obligation_has_targets_ && completed.uci.size() >= 4 &&
-      completed.uci.substr(0, 2) != square_name(obligation_)) {
+  if (obligation_ != kNoSquare && obligation_has_targets_ && completed.move &&
+      completed.move.from() != obligation_) {
     GameEvent t = event(GameEventKind::kTouchMoveViolation, now, EventVisibility::kArbiter);
     t.side = mover;
-    t.uci = completed.uci;
-    t.squares = {square_name(obligation_)};
+    t.move = completed.move;
+    t.squares = {obligation_};
     t.description = "the touched piece had a legal move but another piece was moved";
     t.articles = {"4.3.1"};
     out.push_back(std::move(t));

@@ -108,12 +108,11 @@ void RulesArbiter::illegal_ladder(GameTracker& game, Color offender, int count, 
   bool promotion = false;
   for (auto it = out.rbegin(); it != out.rend(); ++it)
     if (it->kind == GameEventKind::kIllegalMoveCompleted) {
-      if (it->reason == IllegalReason::kPromotionIncomplete && it->uci.size() == 4) {
-        auto m = parse_uci(before, it->uci + "q");
-        if (m) {
-          before.make(m.value());
-          promotion = true;
-        }
+      const Move queen(it->from, it->to, MoveKind::kPromotion, kQueen);
+      if (it->reason == IllegalReason::kPromotionIncomplete && it->from != kNoSquare &&
+          before.is_legal(queen)) {
+        before.make(queen);
+        promotion = true;
       }
       break;
     }
@@ -256,15 +255,12 @@ void RulesArbiter::touch_obligation(GameTracker& game, Millis now, GameEvents& o
   obligation_ = s;
   GameEvent e = event(GameEventKind::kTouchMoveObligation, now, EventVisibility::kArbiter);
   e.side = pos.side_to_move();
-  e.uci = square_name(s);
+  e.from = s;
   MoveList legal;
   generate_legal(pos, legal);
   for (Move m : legal)
-    if (m.from() == s) {
-      const std::string to = square_name(m.to());
-      if (std::find(e.squares.begin(), e.squares.end(), to) == e.squares.end())
-        e.squares.push_back(to);
-    }
+    if (m.from() == s && std::find(e.squares.begin(), e.squares.end(), m.to()) == e.squares.end())
+      e.squares.push_back(m.to());
   obligation_has_targets_ = !e.squares.empty();
   e.description = obligation_has_targets_
                       ? "the touched piece must be moved (4.3.1)"
@@ -290,7 +286,7 @@ void RulesArbiter::check_illegal_position(GameTracker& game, Millis now, GameEve
   GameEvent e = event(GameEventKind::kIllegalPosition, now, EventVisibility::kArbiter);
   e.illegal_position_kind = *kind;
   e.fen = to_fen(pos);
-  while (squares) e.squares.push_back(square_name(pop_lsb(squares)));
+  e.squares = squares_of(squares);
   e.articles = {"A.5.4"};
   out.push_back(std::move(e));
   if (game.rules().illegal_position_rule == IllegalPositionRule::kA54) illegal_position_ = kind;
@@ -317,13 +313,13 @@ void RulesArbiter::on_board_change(GameTracker& game, std::size_t first, Millis 
       // it has stood for game_end_stable (D2: a piece sliding over the square must not end
       // the game); another move on the board supersedes it.
       pending_end_.reset();
-      auto m = parse_uci(game.committed(), e.uci);
-      if (!m) continue;
+      // The same side's later pending ply (6.2.1.2) is not a move from the committed position.
+      if (!game.committed().is_legal(e.move)) continue;
       Position after = game.committed();
-      after.make(m.value());
+      after.make(e.move);
       if (ends_by_itself(game, after))
         pending_end_ =
-            PendingEnd{m.value(), game.committed().key(), now + game.rules().game_end_stable};
+            PendingEnd{e.move, game.committed().key(), now + game.rules().game_end_stable};
     }
   }
   // pskov (S4 7b, 13d): touching an own piece closes the window too.

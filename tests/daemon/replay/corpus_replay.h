@@ -77,10 +77,10 @@ inline std::string replay_exact(
     if (e.kind == engine::GameEventKind::kIllegalMoveCompleted)
       return "illegalMoveCompleted at " + std::to_string(e.at_ms) + " ms: " + e.description;
     if (e.kind != engine::GameEventKind::kMoveCompleted) return "";
-    if (ply >= game.moves.size()) return "extra moveCompleted " + e.uci;
-    if (e.uci != engine::to_uci(game.moves[ply]))
-      return "ply " + std::to_string(ply + 1) + ": completed " + e.uci + ", game has " +
-             engine::to_uci(game.moves[ply]);
+    if (ply >= game.moves.size()) return "extra moveCompleted " + engine::to_uci(e.move);
+    if (e.move != game.moves[ply])
+      return "ply " + std::to_string(ply + 1) + ": completed " + engine::to_uci(e.move) +
+             ", game has " + engine::to_uci(game.moves[ply]);
     if (completed) completed(e);
     ++ply;
     return "";

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "engine/board/fen.h"
+#include "engine/board/notation.h"
 #include "engine/game/game_tracker.h"
 #include "engine/rules/rule_set.h"
 
@@ -57,12 +58,12 @@ class BoardDriver {
   }
   std::vector<std::string> completed_ucis() const {
     std::vector<std::string> out;
-    for (const GameEvent* e : of(GameEventKind::kMoveCompleted)) out.push_back(e->uci);
+    for (const GameEvent* e : of(GameEventKind::kMoveCompleted)) out.push_back(to_uci(e->move));
     return out;
   }
   std::vector<std::string> tentative_ucis() const {
     std::vector<std::string> out;
-    for (const GameEvent* e : of(GameEventKind::kMoveTentative)) out.push_back(e->uci);
+    for (const GameEvent* e : of(GameEventKind::kMoveTentative)) out.push_back(to_uci(e->move));
     return out;
   }
   const GameEvent* last(GameEventKind kind) const {

@@ -23,12 +23,12 @@ TEST(Disarranged, APieceMissingForLongIsDisarrangedAndWithdrawnWhenPutBack) {
   ASSERT_NE(pending, nullptr);
   EXPECT_EQ(pending->reason, IllegalReason::kUnexplained);
   EXPECT_EQ(pending->description, "board disarranged: pieces missing from d7");
-  EXPECT_TRUE(pending->uci.empty());
+  EXPECT_EQ(pending->from, kNoSquare);
   const GameEvent* restore = b.last(GameEventKind::kRestoreRequested);
   ASSERT_NE(restore, nullptr);
   EXPECT_EQ(restore->at_ms, 10500);
   EXPECT_EQ(restore->fen, std::string(kStartFen));
-  EXPECT_EQ(restore->squares, Strings{"d7"});
+  EXPECT_EQ(restore->squares, std::vector<Square>{kD7});
   b.put("d7", 'p', 12000);
   EXPECT_EQ(b.of(GameEventKind::kIllegalMoveCorrected).size(), 1u);
   b.move("e2", "e4", 13000);

@@ -82,7 +82,8 @@ TEST(OccupancyIllegal, PendingCaptureIsReportedOnceNoHandCanStillHoldAPiece) {
   const GameEvent* e = b.last(GameEventKind::kIllegalMovePending);
   ASSERT_NE(e, nullptr);
   EXPECT_EQ(e->reason, IllegalReason::kPieceMovement);
-  EXPECT_EQ(e->uci, "d5e4");
+  EXPECT_EQ(e->from, kD5);
+  EXPECT_EQ(e->to, kE4);
 }
 
 TEST(OccupancyIllegal, PieceHeldWithNothingLiftedIsStillAPressWithoutAMove) {

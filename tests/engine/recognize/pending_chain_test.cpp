@@ -28,7 +28,7 @@ TEST(PendingChain, TheSamePlayersNextMoveCompletesTheUnpressedOne) {
   EXPECT_EQ(first->completion, CompletionKind::kNextMove);
   EXPECT_EQ(first->articles, Strings{"6.2.1.2"});
   const GameEvent* third = b.last(GameEventKind::kMoveTentative);
-  EXPECT_EQ(third->uci, "g1f3");
+  EXPECT_EQ(to_uci(third->move), "g1f3");
   EXPECT_EQ(third->san, "Nf3");
   EXPECT_EQ(third->fen, "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
   b.move("b8", "c6", 4000);  // and Black's, by the same rule

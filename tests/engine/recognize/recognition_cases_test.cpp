@@ -22,7 +22,7 @@ TEST(Recognition, CleanMoveIsTentativeOnThePutAndCompletedOnThePressEvent) {
   const GameEvent* done = b.last(GameEventKind::kMoveCompleted);
   ASSERT_NE(done, nullptr);
   EXPECT_EQ(done->at_ms, 1500);
-  EXPECT_EQ(done->uci, "e2e4");
+  EXPECT_EQ(to_uci(done->move), "e2e4");
   EXPECT_EQ(done->ply, 1);
   EXPECT_EQ(done->first_seen_ms, 1200);
   EXPECT_EQ(done->completion, CompletionKind::kClockPress);
@@ -119,7 +119,7 @@ TEST(Recognition, MoveTakenBackIsWithdrawnAndTheNextMoveRecordsIt) {
   b.move("e2", "e4", 1000);
   b.move("e4", "e2", 2000);
   ASSERT_EQ(b.of(GameEventKind::kMoveWithdrawn).size(), 1u);
-  EXPECT_EQ(b.last(GameEventKind::kMoveWithdrawn)->uci, "e2e4");
+  EXPECT_EQ(to_uci(b.last(GameEventKind::kMoveWithdrawn)->move), "e2e4");
   b.move("d2", "d4", 3000);
   b.press(kWhite, 3500);
   EXPECT_EQ(b.completed_ucis(), Strings{"d2d4"});
@@ -173,7 +173,7 @@ TEST(Recognition, DisarrangedBoardAsksForTheCommittedPosition) {
   const GameEvent* pending = b.last(GameEventKind::kIllegalMovePending);
   ASSERT_NE(pending, nullptr);
   EXPECT_EQ(pending->reason, IllegalReason::kUnexplained);
-  EXPECT_EQ(pending->squares, (Strings{"a1", "h2", "a5", "h5"}));
+  EXPECT_EQ(pending->squares, (std::vector<Square>{kA1, kH2, kA5, kH5}));
   EXPECT_TRUE(b.of(GameEventKind::kRestoreRequested).empty());
   b.advance(4300);
   const GameEvent* restore = b.last(GameEventKind::kRestoreRequested);
@@ -196,7 +196,8 @@ TEST(Recognition, IllegalPendingReasonsThenCompletedWithCount) {
     const GameEvent* done = b.last(GameEventKind::kIllegalMoveCompleted);
     ASSERT_NE(done, nullptr);
     EXPECT_EQ(done->count, 1);
-    EXPECT_EQ(done->uci, "f3g5");
+    EXPECT_EQ(done->from, kF3);
+    EXPECT_EQ(done->to, kG5);
     EXPECT_EQ(b.tracker.illegal_count(kWhite), 1);
     EXPECT_NE(b.last(GameEventKind::kRestoreRequested), nullptr);
     EXPECT_TRUE(b.completed_ucis().empty());

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/board/fen.h"
+#include "engine/board/notation.h"
 #include "engine/rules/arbiter.h"
 #include "engine/rules/rule_params.h"
 
@@ -214,7 +215,7 @@ TEST(PositionEndsWait, AMoveChangedBeforeTheDeadlineIsJudgedAnew) {
   EXPECT_FALSE(g.tracker->ended());
   g.tracker->advance(milliseconds(1800) + stable, g.out);
   ASSERT_TRUE(g.tracker->ended());
-  EXPECT_EQ(g.last(GameEventKind::kMoveCompleted)->uci, "a2a4");
+  EXPECT_EQ(to_uci(g.last(GameEventKind::kMoveCompleted)->move), "a2a4");
 }
 
 }  // namespace

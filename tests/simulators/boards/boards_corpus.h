@@ -76,7 +76,8 @@ class Replayer {
  private:
   void note(const engine::GameEvents& events) {
     for (const auto& e : events) {
-      if (e.kind == engine::GameEventKind::kMoveCompleted) result_.moves.push_back(e.uci);
+      if (e.kind == engine::GameEventKind::kMoveCompleted)
+        result_.moves.push_back(engine::to_uci(e.move));
       if (e.kind == engine::GameEventKind::kIllegalMoveCompleted) ++result_.illegal_completed;
     }
   }

@@ -71,8 +71,10 @@ inline TrackerReplay replay_in_tracker(const engine::PgnGame& game,
     t.advance(std::max(*next, last), events);
   }
   for (const engine::GameEvent& e : events) {
-    if (e.kind == engine::GameEventKind::kMoveCompleted) r.completed.push_back(e.uci);
-    if (e.kind == engine::GameEventKind::kMoveTentative) r.tentative.push_back(e.uci);
+    if (e.kind == engine::GameEventKind::kMoveCompleted)
+      r.completed.push_back(engine::to_uci(e.move));
+    if (e.kind == engine::GameEventKind::kMoveTentative)
+      r.tentative.push_back(engine::to_uci(e.move));
     if (e.kind == engine::GameEventKind::kIllegalMoveCompleted && r.failure.empty())
       r.failure = "illegalMoveCompleted at " + std::to_string(e.at_ms) + " ms: " + e.description;
   }
