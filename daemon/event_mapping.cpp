@@ -45,6 +45,7 @@ v1::Completion completion_of(engine::CompletionKind c) {
     case engine::CompletionKind::kArbiter: return v1::COMPLETION_ARBITER;
     case engine::CompletionKind::kOpponentBegan: return v1::COMPLETION_OPPONENT_BEGAN;
     case engine::CompletionKind::kSettled: return v1::COMPLETION_SETTLED;
+    case engine::CompletionKind::kRecovered: return v1::COMPLETION_RECOVERED;
   }
   return v1::COMPLETION_UNSPECIFIED;
 }
@@ -175,6 +176,7 @@ void fill_kind(const GameEvent& e, v1::Event& out) {
       m->set_black_ms(std::int32_t(e.black_ms));
       m->set_side(side_of(e.side));
       m->set_completion(completion_of(e.completion));
+      m->set_recovered(e.completion == engine::CompletionKind::kRecovered);
       m->set_first_seen_ms(std::int32_t(e.first_seen_ms));
       m->set_slid_through(e.slid_through);
       m->set_taken_back(e.taken_back);

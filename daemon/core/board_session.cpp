@@ -100,22 +100,13 @@ void BoardSession::emit(engine::GameEvents& events) {
         continue;
       }
       ++game_id_;
-      ply_offset_ = 0;  // a new game after an annulled one (GameTracker::annul) counts from 1
     }
     if (recovering_ && (e.kind == engine::GameEventKind::kMoveTentative ||
                         e.kind == engine::GameEventKind::kMoveWithdrawn)) {
       continue;
     }
-    v1::Event event = to_proto(e, EventEnvelope{board_id_, 0, game_id_, rules_name_});
-    if (event.has_move_completed()) {
-      v1::MoveCompleted* m = event.mutable_move_completed();
-      m->set_ply(m->ply() + static_cast<std::uint32_t>(ply_offset_));
-      if (recovering_) {
-        m->set_completion(v1::COMPLETION_RECOVERED);
-        m->set_recovered(true);
-      }
-    }
-    const std::uint32_t seq = publish_event(std::move(event));
+    const std::uint32_t seq =
+        publish_event(to_proto(e, EventEnvelope{board_id_, 0, game_id_, rules_name_}));
     // A ruling names a proposal by this seq (`Ruling.seq`): the arbiter learns it here.
     if (e.proposal != 0) tracker_->published(e, seq);
     ended_at = game_over_at(e, ended_at);
@@ -257,7 +248,6 @@ std::optional<Error> BoardSession::start_game(const GameSetup& setup, Millis now
   rules_name_ = config->rules.name;
   new_tracker(std::move(config).value());
   sides_.reset();
-  ply_offset_ = 0;
   suppress_started_ = false;
   resumed_ = false;
   pending_dump_.reset();

@@ -181,7 +181,6 @@ class BoardSession {
   std::optional<engine::GameTracker> tracker_;
   std::uint32_t game_id_ = 0;
   std::string rules_name_;
-  int ply_offset_ = 0;  // completed plies before a resumed tracker's start
   bool suppress_started_ = false;
   bool resumed_ = false;     // a journal's game continues on a fresh tracker
   bool recovering_ = false;  // feeding moves found by recovery

@@ -101,7 +101,6 @@ std::optional<Error> BoardSession::resume(const BoardState& journal_state) {
   const engine::ClockPresence presence = presence_;
   presence_ = engine::ClockPresence::kConnected;
   new_tracker(std::move(config).value());
-  ply_offset_ = 0;
   resumed_ = true;  // the arbiter's commands are played before the tracker has started
   const std::vector<v1::Event>& history = journal_state.game_history();
   replay_ = Replay{&history, std::vector<bool>(history.size()), command_caused_seqs(history), 0, 0};
@@ -130,8 +129,9 @@ std::optional<Error> BoardSession::resume(const BoardState& journal_state) {
                       "illegal-move counts, the positions played before it and the open "
                       "proposals start afresh";
     setup.start_fen = s.fen();  // the position after the last completed move
-    new_tracker(make_tracker_config(setup).value());
-    ply_offset_ = s.moves_size();
+    engine::TrackerConfig from_last = make_tracker_config(setup).value();
+    from_last.plies_before = s.moves_size();
+    new_tracker(std::move(from_last));
   }
   suppress_started_ = !tracker_->started();
   begin_sync(SyncCause::kLinkUp);

@@ -137,6 +137,7 @@ bool BoardSession::judge_dump(Millis now, bool final) {
     engine::GameEvents out;
     engine::Position pos = tracker_->committed();
     recovering_ = true;
+    tracker_->set_move_source(engine::MoveSource::kRecovered);
     for (const engine::Move m : missed.moves) {
       const Color mover = pos.side_to_move();
       pos.make(m);
@@ -144,6 +145,7 @@ bool BoardSession::judge_dump(Millis now, bool final) {
       tracker_->lever(at, mover, out);
       emit(out);
     }
+    tracker_->set_move_source(engine::MoveSource::kPlayers);
     recovering_ = false;
   }
   end_sync(now, at);

@@ -67,6 +67,7 @@ enum class CompletionKind : std::uint8_t {
   kArbiter,
   kOpponentBegan,  // board without a clock: it stood, and the opponent began their move
   kSettled,        // board without a clock: it stood unchanged for the settle time
+  kRecovered,      // found on the board after a restart or a reconnect (MoveSource::kRecovered)
 };
 
 enum class PressClass : std::uint8_t { kIllegal, kRestartAllowed, kNeedsRuling };  // D6

@@ -184,10 +184,12 @@ void GameTracker::complete_move(Millis now, const PressVerdict& verdict, Complet
                               " changed to " + to_uci(m) + " before the press";
     touch.push_back(std::move(t));
   }
+  // However the press or the board completed it, a move recovery showed is reported as found.
+  if (move_source_ == MoveSource::kRecovered) e.completion = CompletionKind::kRecovered;
   scratch_.clear();
   recognizer_.commit(m, now, scratch_);
   ++moves_completed_[side];
-  e.ply = int(moves_.size()) + 1;
+  e.ply = config_.plies_before + int(moves_.size()) + 1;
   e.fen = to_fen(committed());
   // A move completed by the player's next move, or pressed for earlier, leaves the clock
   // as it is (6.2.1.2, 6.2.2).
@@ -401,6 +403,7 @@ void GameTracker::annul(Millis now, const Position& next_start, const std::strin
 // Everything of the annulled game goes; the configuration stays but for the start.
 void GameTracker::begin_new_game() {
   config_.start = *next_start_;
+  config_.plies_before = 0;
   next_start_.reset();
   recognizer_ = MoveRecognizer(config_.start, timing_of(config_.rules), config_.sensing);
   if (presence_ == ClockPresence::kNone) recognizer_.set_clockless(true, Millis{0}, scratch_);

@@ -48,7 +48,16 @@ struct TrackerConfig {
   SensingMode sensing = SensingMode::kAuto;
   bool report_square_changes = false;  // emit squareChanged per sensor change (--raw)
   ClockPresence clock = ClockPresence::kConnected;
+  // Plies of this game completed before `start` (a game resumed from its last position
+  // alone, when its journal could not be played again): moveCompleted.ply counts on from
+  // them. A new game after an annulment counts from 1 again.
+  int plies_before = 0;
 };
+
+// Where the moves the tracker completes come from: the players at the board, or recovery
+// (daemon/core/recovery.h), which shows the tracker the moves found on the board after a
+// restart or a reconnect and presses for them; those complete as kRecovered.
+enum class MoveSource : std::uint8_t { kPlayers, kRecovered };
 
 // One completed move of the game, for the move list and PGN (docs/interfaces.md §5).
 struct CompletedMove {
@@ -117,6 +126,8 @@ class GameTracker {
   void complete_pending(Millis now, GameEvents& out);
   // 6.11: the arbiter (or a claimant) stops or restarts the clocks.
   void pause_clock(Millis now, bool pause, GameEvents& out);
+  // Where the moves completed from now on come from (kPlayers until told otherwise).
+  void set_move_source(MoveSource source) { move_source_ = source; }
 
   // --- queries ---------------------------------------------------------------------
   bool started() const { return started_; }
@@ -167,6 +178,7 @@ class GameTracker {
   std::optional<Position> next_start_;  // set by annul(): a new game follows
   ClockPresence presence_ = ClockPresence::kConnected;
   bool arbiter_paused_ = false;  // 6.11 pause_clock, kept apart from a missing clock
+  MoveSource move_source_ = MoveSource::kPlayers;
 };
 
 }  // namespace eboard::engine
