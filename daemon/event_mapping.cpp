@@ -119,7 +119,7 @@ void fill_kind(const GameEvent& e, v1::Event& out) {
   switch (e.kind) {
     case GameEventKind::kGameStarted: {
       auto* m = out.mutable_game_started();
-      m->set_fen(e.fen);
+      m->set_fen(engine::to_fen(e.position));
       m->set_rules(e.rules);
       m->set_time_control(e.time_control);
       for (const auto& [name, value] : e.params) {
@@ -141,7 +141,7 @@ void fill_kind(const GameEvent& e, v1::Event& out) {
       m->set_uci(engine::to_uci(e.move));
       m->set_san(e.san);
       m->set_side(side_of(e.side));
-      m->set_fen(e.fen);
+      m->set_fen(engine::to_fen(e.position));
       m->set_first_seen_ms(std::int32_t(e.first_seen_ms));
       m->set_slid_through(e.slid_through);
       m->set_taken_back(e.taken_back);
@@ -171,7 +171,7 @@ void fill_kind(const GameEvent& e, v1::Event& out) {
       m->set_ply(std::uint32_t(e.ply));
       m->set_uci(engine::to_uci(e.move));
       m->set_san(e.san);
-      m->set_fen(e.fen);
+      m->set_fen(engine::to_fen(e.position));
       m->set_white_ms(std::int32_t(e.white_ms));
       m->set_black_ms(std::int32_t(e.black_ms));
       m->set_side(side_of(e.side));
@@ -200,7 +200,7 @@ void fill_kind(const GameEvent& e, v1::Event& out) {
     }
     case GameEventKind::kRestoreRequested: {
       auto* m = out.mutable_restore_requested();
-      m->set_fen(e.fen);
+      m->set_fen(engine::to_fen(e.position));
       add_squares(m, e);
       break;
     }
@@ -248,7 +248,7 @@ void fill_kind(const GameEvent& e, v1::Event& out) {
     }
     case GameEventKind::kPositionChanged: {
       auto* m = out.mutable_position_changed();
-      m->set_fen(e.fen);
+      m->set_fen(engine::to_fen(e.position));
       m->set_description(e.description);
       break;
     }
@@ -336,7 +336,7 @@ void fill_kind(const GameEvent& e, v1::Event& out) {
     case GameEventKind::kIllegalMoveStood: {
       auto* m = out.mutable_illegal_move_stood();
       m->set_side(side_of(e.side));
-      m->set_fen(e.fen);
+      m->set_fen(engine::to_fen(e.position));
       break;
     }
     case GameEventKind::kTouchMoveObligation: {
@@ -356,11 +356,11 @@ void fill_kind(const GameEvent& e, v1::Event& out) {
       auto* m = out.mutable_illegal_position();
       m->set_kind(illegal_position_of(e.illegal_position_kind));
       add_squares(m, e);
-      m->set_fen(e.fen);
+      m->set_fen(engine::to_fen(e.position));
       break;
     }
     case GameEventKind::kDeadPositionSuspected:
-      out.mutable_dead_position_suspected()->set_fen(e.fen);
+      out.mutable_dead_position_suspected()->set_fen(engine::to_fen(e.position));
       break;
     case GameEventKind::kDrawClaimable: {
       auto* m = out.mutable_draw_claimable();

@@ -181,12 +181,14 @@ Result<Position> parse_fen(std::string_view fen, FenMode mode) {
   return pos;
 }
 
-std::string placement_to_fen(const Position& pos) {
+namespace {
+
+std::string placement_text(const std::array<Piece, kSquareCount>& board) {
   std::string out;
   for (int rank = 7; rank >= 0; --rank) {
     int empty = 0;
     for (int file = 0; file < 8; ++file) {
-      Piece p = pos.piece_on(make_square(file, rank));
+      const Piece p = board[make_square(file, rank)];
       if (p == kNoPiece) {
         ++empty;
         continue;
@@ -201,16 +203,22 @@ std::string placement_to_fen(const Position& pos) {
   return out;
 }
 
-std::string to_fen(const Position& pos) {
-  std::string out = placement_to_fen(pos);
-  out += pos.side_to_move() == kWhite ? " w " : " b ";
-  if (pos.castling_rights() == kNoCastling) out += '-';
+}  // namespace
+
+std::string placement_to_fen(const Position& pos) { return placement_text(snapshot_of(pos).board); }
+
+std::string to_fen(const PositionSnapshot& s) {
+  std::string out = placement_text(s.board);
+  out += s.side_to_move == kWhite ? " w " : " b ";
+  if (s.castling == kNoCastling) out += '-';
   for (const auto& spec : kCastlingSpecs)
-    if (pos.can_castle(spec.right)) out += spec.letter;
+    if (s.castling & spec.right) out += spec.letter;
   out += ' ';
-  out += square_name(pos.en_passant_square());
-  out += ' ' + std::to_string(pos.halfmove_clock()) + ' ' + std::to_string(pos.fullmove_number());
+  out += square_name(s.en_passant);
+  out += ' ' + std::to_string(s.halfmove_clock) + ' ' + std::to_string(s.fullmove_number);
   return out;
 }
+
+std::string to_fen(const Position& pos) { return to_fen(snapshot_of(pos)); }
 
 }  // namespace eboard::engine

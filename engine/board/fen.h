@@ -12,6 +12,7 @@
 #include <string_view>
 
 #include "engine/board/position.h"
+#include "engine/board/position_snapshot.h"
 #include "engine/util/result.h"
 
 namespace eboard::engine {
@@ -23,6 +24,7 @@ inline constexpr std::string_view kStartFen =
 
 Result<Position> parse_fen(std::string_view fen, FenMode mode = FenMode::kStrict);
 std::string to_fen(const Position& pos);
+std::string to_fen(const PositionSnapshot& snapshot);
 // Only the placement field (what a sensor script's `placement` line carries).
 std::string placement_to_fen(const Position& pos);
 // FEN letter of a piece ('P', 'n', ...) and back; '\0' / kNoPiece when not a piece.

@@ -23,7 +23,7 @@ void Arbiter::on_illegal_completed(GameTracker& game, const GameEvent& completed
   e.kind = GameEventKind::kRestoreRequested;
   e.at_ms = now.count();
   e.visibility = game.irregularity_visibility();
-  e.fen = to_fen(game.committed());
+  e.position = snapshot_of(game.committed());
   e.squares = squares_of(
       differing_squares(game.committed(), game.recognizer().sensed(), game.recognizer().keys()));
   e.description = "reinstate the position before the illegal move";

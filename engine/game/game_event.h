@@ -15,6 +15,7 @@
 #include <utility>
 #include <vector>
 
+#include "engine/board/position_snapshot.h"
 #include "engine/board/types.h"
 #include "engine/clock/clock_events.h"
 #include "engine/game/claim_kind.h"
@@ -138,7 +139,9 @@ struct GameEvent {
   // the event (a tentative move may follow other pending plies): it is written once,
   // there, rather than carrying a copy of that Position (with its history) to the edge.
   std::string san;
-  std::string fen;  // after the move; the start position; the position to restore
+  // After the move; the start position; the position to restore or that stands. Its FEN
+  // is written by whoever shows it (daemon/event_mapping.cpp).
+  PositionSnapshot position;
   std::string description;
   // The squares that differ, that are misplaced, or a touched piece's legal targets;
   // squareChanged and touchMoveViolation: the one square, first.

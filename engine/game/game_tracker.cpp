@@ -52,7 +52,7 @@ void GameTracker::ensure_started(Millis now, GameEvents& out) {
   const Color first = config_.start.side_to_move();
   std::vector<ClockEvent> ce = clock_.start(now, first);
   GameEvent e = event(GameEventKind::kGameStarted, now);
-  e.fen = to_fen(config_.start);
+  e.position = snapshot_of(config_.start);
   e.rules = config_.rules.name;
   e.time_control = format_time_control(config_.time_control);
   e.tags = config_.tags;
@@ -190,7 +190,7 @@ void GameTracker::complete_move(Millis now, const PressVerdict& verdict, Complet
   recognizer_.commit(m, now, scratch_);
   ++moves_completed_[side];
   e.ply = config_.plies_before + int(moves_.size()) + 1;
-  e.fen = to_fen(committed());
+  e.position = snapshot_of(committed());
   // A move completed by the player's next move, or pressed for earlier, leaves the clock
   // as it is (6.2.1.2, 6.2.2).
   std::vector<ClockEvent> ce;
@@ -424,7 +424,7 @@ void GameTracker::begin_new_game() {
 void GameTracker::replace_committed(Millis now, const Position& pos, const std::string& description,
                                     GameEvents& out) {
   GameEvent e = event(GameEventKind::kPositionChanged, now);
-  e.fen = to_fen(pos);
+  e.position = snapshot_of(pos);
   e.description = description;
   out.push_back(std::move(e));
   scratch_.clear();

@@ -35,7 +35,7 @@ void GameTracker::translate(GameEvents& out) {
         for (int i = 0; i < r.ply; ++i) base.make(r.path[i]);
         e.san = to_san(base, r.move);
         base.make(r.move);
-        e.fen = to_fen(base);
+        e.position = snapshot_of(base);
         e.first_seen_ms = r.provenance.first_seen.count();
         e.slid_through = r.provenance.slid_through;
         e.taken_back = r.provenance.taken_back;
@@ -75,7 +75,7 @@ void GameTracker::translate(GameEvents& out) {
       }
       case RecognizerEvent::Kind::kRestoreRequested: {
         GameEvent e = event(GameEventKind::kRestoreRequested, r.at);
-        e.fen = to_fen(committed());
+        e.position = snapshot_of(committed());
         e.squares = squares_of(r.illegal.differing);
         e.description = "board disarranged: set it back to the position";
         e.articles = {"7.4"};

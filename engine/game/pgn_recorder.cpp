@@ -8,11 +8,21 @@ namespace {
 
 // Placement and side to move: what must agree for a move list to continue (counters
 // and castling rights may legitimately be reported differently after a set-up).
-std::string position_part(const std::string& fen) {
-  const auto first = fen.find(' ');
-  if (first == std::string::npos) return fen;
-  return fen.substr(0, fen.find(' ', first + 1));
+bool same_placement_and_side(const Position& a, const Position& b) {
+  if (a.side_to_move() != b.side_to_move()) return false;
+  for (int s = 0; s < kSquareCount; ++s)
+    if (a.piece_on(Square(s)) != b.piece_on(Square(s))) return false;
+  return true;
 }
+
+// The wire's FEN text as a position; nullopt when it is none (the caller then has none).
+std::optional<Position> position_from(const std::string& fen) {
+  auto position = parse_fen(fen, FenMode::kAllowIrregular);
+  if (!position) return std::nullopt;
+  return position.value();
+}
+
+const Position* or_null(const std::optional<Position>& p) { return p ? &*p : nullptr; }
 
 const char* side_name(Color side) { return side == kBlack ? "Black" : "White"; }
 
@@ -20,6 +30,11 @@ const char* side_name(Color side) { return side == kBlack ? "Black" : "White"; }
 
 void PgnRecorder::start(std::vector<PgnTag> tags, const std::string& time_control,
                         const std::string& fen) {
+  begin(std::move(tags), time_control, or_null(position_from(fen)));
+}
+
+void PgnRecorder::begin(std::vector<PgnTag> tags, const std::string& time_control,
+                        const Position* start) {
   tags_ = std::move(tags);
   bool has_time_control = false;
   for (const auto& [name, value] : tags_) has_time_control |= name == "TimeControl";
@@ -27,41 +42,39 @@ void PgnRecorder::start(std::vector<PgnTag> tags, const std::string& time_contro
   records_.clear();
   result_ = "*";
   last_illegal_.clear();
-  if (!open_record(fen)) open_record(std::string(kStartFen));
+  open_record(start ? *start : Position());
 }
 
-bool PgnRecorder::open_record(const std::string& fen) {
-  auto position = parse_fen(fen, FenMode::kAllowIrregular);
-  if (!position) return false;
+void PgnRecorder::open_record(const Position& start) {
   Record record;
   record.game.tags = tags_;
-  record.game.start = position.value();
-  record.position = position.value();
+  record.game.start = start;
+  record.position = start;
   records_.push_back(std::move(record));
-  return true;
 }
 
 bool PgnRecorder::move(const std::string& uci, const std::string& fen_after,
                        std::optional<std::chrono::milliseconds> mover_remaining) {
   if (records_.empty()) return false;
   auto parsed = parse_uci(records_.back().position, uci);
-  return move(parsed ? parsed.value() : Move::none(), fen_after, mover_remaining);
+  const std::optional<Position> after = fen_after.empty() ? std::nullopt : position_from(fen_after);
+  return play(parsed ? parsed.value() : Move::none(), or_null(after), mover_remaining);
 }
 
-bool PgnRecorder::move(Move m, const std::string& fen_after,
+bool PgnRecorder::play(Move m, const Position* after,
                        std::optional<std::chrono::milliseconds> mover_remaining) {
   if (records_.empty()) return false;
   Record* record = &records_.back();
   // Something we were not shown changed the position: go on from after this move.
   if (!record->position.is_legal(m))
-    return jump(fen_after, "The game continues from a changed position");
+    return jump(after, "The game continues from a changed position");
   record->position.make(m);
   record->game.moves.push_back(m);
   record->game.comments.emplace_back();
   record->clocks.push_back(mover_remaining);
   last_illegal_.clear();  // a move was made after it: a later change is not that move
-  if (!fen_after.empty() && position_part(to_fen(record->position)) != position_part(fen_after))
-    jump(fen_after, "The game continues from a changed position");
+  if (after && !same_placement_and_side(record->position, *after))
+    jump(after, "The game continues from a changed position");
   return true;
 }
 
@@ -74,20 +87,28 @@ void PgnRecorder::illegal_completed(Color side, Square from, Square to) {
 }
 
 bool PgnRecorder::illegal_stood(Color side, const std::string& fen) {
+  return stood(side, or_null(position_from(fen)));
+}
+
+bool PgnRecorder::stood(Color side, const Position* after) {
   if (records_.empty()) return false;
   const std::string what =
       last_illegal_.empty() ? std::string(side_name(side)) + "'s illegal move" : last_illegal_;
-  return jump(fen,
+  return jump(after,
               what + " stood (docs/rules.md D5); the game continues from the position after it");
+}
+
+bool PgnRecorder::position_changed(const std::string& fen, const std::string& description) {
+  return changed(or_null(position_from(fen)), description);
 }
 
 // After a completed illegal move the change is that move standing (D5: the claim window's
 // position, or A.5.2's) and the comment names it.
-bool PgnRecorder::position_changed(const std::string& fen, const std::string& description) {
+bool PgnRecorder::changed(const Position* to, const std::string& description) {
   if (records_.empty()) return false;
   std::string comment = description.empty() ? "The arbiter set up a new position" : description;
   if (!last_illegal_.empty()) comment = last_illegal_ + " stands on the board: " + comment;
-  return jump(fen, comment);
+  return jump(to, comment);
 }
 
 bool PgnRecorder::result(const std::string& result) {
@@ -96,11 +117,11 @@ bool PgnRecorder::result(const std::string& result) {
   return true;
 }
 
-bool PgnRecorder::jump(const std::string& fen, const std::string& comment) {
-  if (position_part(to_fen(records_.back().position)) == position_part(fen)) return false;
-  if (!parse_fen(fen, FenMode::kAllowIrregular)) return false;
+bool PgnRecorder::jump(const Position* to, const std::string& comment) {
+  if (!to || same_placement_and_side(records_.back().position, *to)) return false;
   close_current(comment);
-  return open_record(fen);
+  open_record(*to);
+  return true;
 }
 
 void PgnRecorder::close_current(const std::string& comment) {
@@ -144,13 +165,25 @@ bool PgnRecorder::apply(const GameEvent& e) {
   if (e.visibility != EventVisibility::kPublic) return false;
   const Color side = e.side.value_or(kWhite);
   switch (e.kind) {
-    case GameEventKind::kGameStarted: start(e.tags, e.time_control, e.fen); return true;
-    case GameEventKind::kMoveCompleted:
-      return move(e.move, e.fen,
+    case GameEventKind::kGameStarted: {
+      const Position start = position_of(e.position);
+      begin(e.tags, e.time_control, &start);
+      return true;
+    }
+    case GameEventKind::kMoveCompleted: {
+      const Position after = position_of(e.position);
+      return play(e.move, &after,
                   std::chrono::milliseconds(side == kBlack ? e.black_ms : e.white_ms));
+    }
     case GameEventKind::kIllegalMoveCompleted: illegal_completed(side, e.from, e.to); return false;
-    case GameEventKind::kIllegalMoveStood: return illegal_stood(side, e.fen);
-    case GameEventKind::kPositionChanged: return position_changed(e.fen, e.description);
+    case GameEventKind::kIllegalMoveStood: {
+      const Position after = position_of(e.position);
+      return stood(side, &after);
+    }
+    case GameEventKind::kPositionChanged: {
+      const Position to = position_of(e.position);
+      return changed(&to, e.description);
+    }
     case GameEventKind::kGameEnded: return !e.proposed && result(e.result);
     default: return false;
   }

@@ -31,11 +31,8 @@ class PgnRecorder {
   // from the standard position.
   void start(std::vector<PgnTag> tags, const std::string& time_control, const std::string& fen);
   // A completed move (moveCompleted): `fen_after` is the position the engine reached, used
-  // to notice a change the recorder was not shown. False before start().
-  bool move(Move move, const std::string& fen_after,
-            std::optional<std::chrono::milliseconds> mover_remaining);
-  // The same as the wire gives it (the live broadcast): a UCI text that names no legal
-  // move here is a change the recorder was not shown, as above.
+  // to notice a change the recorder was not shown; so is a UCI text that names no legal
+  // move here. False before start().
   bool move(const std::string& uci, const std::string& fen_after,
             std::optional<std::chrono::milliseconds> mover_remaining);
   // A completed illegal move (illegalMoveCompleted): remembered to name it if it stands.
@@ -56,7 +53,8 @@ class PgnRecorder {
   bool set_record_tag(std::size_t record, const std::string& name, const std::string& value);
   std::size_t records() const { return records_.size(); }
 
-  // One engine event, public ones only; true when the text changed.
+  // One engine event, public ones only; true when the text changed. The event's Move and
+  // positions are used as they are: only the wire's form above is parsed.
   bool apply(const GameEvent& event);
 
   bool started() const { return !records_.empty(); }
@@ -70,9 +68,15 @@ class PgnRecorder {
     std::vector<std::optional<std::chrono::milliseconds>> clocks;
   };
 
-  bool jump(const std::string& fen, const std::string& comment);
+  // The calls above on positions rather than FEN text; nullptr: the text was no position.
+  void begin(std::vector<PgnTag> tags, const std::string& time_control, const Position* start);
+  bool play(Move move, const Position* after,
+            std::optional<std::chrono::milliseconds> mover_remaining);
+  bool stood(Color side, const Position* after);
+  bool changed(const Position* to, const std::string& description);
+  bool jump(const Position* to, const std::string& comment);
   void close_current(const std::string& comment);
-  bool open_record(const std::string& fen);
+  void open_record(const Position& start);
 
   std::vector<PgnTag> tags_;
   std::vector<Record> records_;

@@ -51,7 +51,7 @@ void RulesArbiter::reinstate(GameTracker& game, const Position& before, Millis n
       before.placement_key() != game.committed().placement_key())
     game.replace_committed(now, before, "position before the irregularity reinstated (7.5.1)", out);
   GameEvent e = event(GameEventKind::kRestoreRequested, now, game.irregularity_visibility());
-  e.fen = to_fen(before);
+  e.position = snapshot_of(before);
   e.description = "reinstate the position before the illegal move";
   e.articles = {"7.5.1"};
   out.push_back(std::move(e));

@@ -74,7 +74,7 @@ void RulesArbiter::dead_position_suspected(GameTracker&, const Position& pos, Mi
   if (std::find(suspected_.begin(), suspected_.end(), pos.key()) != suspected_.end()) return;
   suspected_.push_back(pos.key());
   GameEvent e = event(GameEventKind::kDeadPositionSuspected, now, EventVisibility::kArbiter);
-  e.fen = to_fen(pos);
+  e.position = snapshot_of(pos);
   e.description = "blocked pawns; the analysis could not prove the position dead within its budget";
   e.articles = {"5.2.2"};
   // The arbiter judges it (5.2.2): accepting the suspicion ends the game drawn.

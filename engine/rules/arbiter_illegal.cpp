@@ -194,7 +194,7 @@ void RulesArbiter::close_window(GameTracker& game, Millis now, GameEvents& out) 
   out.push_back(std::move(c));
   GameEvent s = event(GameEventKind::kIllegalMoveStood, now, game.irregularity_visibility());
   s.side = window_.offender;
-  s.fen = to_fen(window_.after);
+  s.position = snapshot_of(window_.after);
   s.articles = {"A.5.2"};
   out.push_back(std::move(s));
   check_illegal_position(game, now, out);
@@ -285,7 +285,7 @@ void RulesArbiter::check_illegal_position(GameTracker& game, Millis now, GameEve
   if (!kind) return;
   GameEvent e = event(GameEventKind::kIllegalPosition, now, EventVisibility::kArbiter);
   e.illegal_position_kind = *kind;
-  e.fen = to_fen(pos);
+  e.position = snapshot_of(pos);
   e.squares = squares_of(squares);
   e.articles = {"A.5.4"};
   out.push_back(std::move(e));

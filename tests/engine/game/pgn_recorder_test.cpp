@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include "engine/board/fen.h"
+
 namespace eboard::engine {
 namespace {
 
@@ -54,11 +56,12 @@ TEST(PgnRecorder, AnIllegalMoveThatStoodEndsTheRecordAndANewOneCarriesOn) {
 TEST(PgnRecorder, ApplyTakesPublicEventsOnly) {
   PgnRecorder r;
   GameEvent started = event(GameEventKind::kGameStarted);
-  started.fen = kStart;
+  started.position = snapshot_of(parse_fen(kStart).value());
   EXPECT_TRUE(r.apply(started));
   GameEvent stood = event(GameEventKind::kIllegalMoveStood, EventVisibility::kArbiter);
   stood.side = kWhite;
-  stood.fen = "rnbqkbnr/pppppppp/8/8/8/4N3/PPPPPPPP/RNBQKB1R b KQkq - 0 1";
+  stood.position =
+      snapshot_of(parse_fen("rnbqkbnr/pppppppp/8/8/8/4N3/PPPPPPPP/RNBQKB1R b KQkq - 0 1").value());
   EXPECT_FALSE(r.apply(stood));  // arbiter-only (D14): not in a broadcast
   GameEvent proposed = event(GameEventKind::kGameEnded);
   proposed.result = "1-0";

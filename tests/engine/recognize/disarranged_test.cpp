@@ -27,7 +27,7 @@ TEST(Disarranged, APieceMissingForLongIsDisarrangedAndWithdrawnWhenPutBack) {
   const GameEvent* restore = b.last(GameEventKind::kRestoreRequested);
   ASSERT_NE(restore, nullptr);
   EXPECT_EQ(restore->at_ms, 10500);
-  EXPECT_EQ(restore->fen, std::string(kStartFen));
+  EXPECT_EQ(to_fen(restore->position), std::string(kStartFen));
   EXPECT_EQ(restore->squares, std::vector<Square>{kD7});
   b.put("d7", 'p', 12000);
   EXPECT_EQ(b.of(GameEventKind::kIllegalMoveCorrected).size(), 1u);
@@ -78,7 +78,7 @@ TEST(Disarranged, ABoardTurnedRoundAfterTheFirstMoveIsNoMove) {
   EXPECT_EQ(pending->description,
             "board turned round: the position stands mirrored, turn the board back");
   ASSERT_NE(b.last(GameEventKind::kRestoreRequested), nullptr);
-  EXPECT_EQ(b.last(GameEventKind::kRestoreRequested)->fen,
+  EXPECT_EQ(to_fen(b.last(GameEventKind::kRestoreRequested)->position),
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
   EXPECT_EQ(b.tentative_ucis(), Strings{"e2e4"});
   EXPECT_TRUE(b.of(GameEventKind::kSetupIrregular).empty());

@@ -30,7 +30,8 @@ TEST(PendingChain, TheSamePlayersNextMoveCompletesTheUnpressedOne) {
   const GameEvent* third = b.last(GameEventKind::kMoveTentative);
   EXPECT_EQ(to_uci(third->move), "g1f3");
   EXPECT_EQ(third->san, "Nf3");
-  EXPECT_EQ(third->fen, "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
+  EXPECT_EQ(to_fen(third->position),
+            "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
   b.move("b8", "c6", 4000);  // and Black's, by the same rule
   EXPECT_EQ(b.completed_ucis(), (Strings{"e2e4", "e7e5"}));
   b.press(kWhite, 5000);  // White's clock still runs: the press completes Nf3

@@ -179,7 +179,7 @@ TEST(Recognition, DisarrangedBoardAsksForTheCommittedPosition) {
   const GameEvent* restore = b.last(GameEventKind::kRestoreRequested);
   ASSERT_NE(restore, nullptr);
   EXPECT_EQ(restore->at_ms, 4300);
-  EXPECT_EQ(restore->fen, std::string(kStartFen));
+  EXPECT_EQ(to_fen(restore->position), std::string(kStartFen));
   b.move("a5", "a1", 5000);
   b.move("h5", "h2", 5200);
   EXPECT_EQ(b.of(GameEventKind::kIllegalMoveCorrected).size(), 1u);
