@@ -69,7 +69,10 @@ void BoardSession::placement_seen(const drivers::Placement& placement, Millis no
       return;
     }
     pending_dump_ = placement_;
-    pending_dump_at_ = now;
+    // The wait for an explanation runs from the stretch's first dump: a resync meanwhile
+    // (bytes lost again) does not start it over, or a line that keeps losing bytes would
+    // hold the game for good and never ask for the restore.
+    if (!pending_dump_at_) pending_dump_at_ = now;
     // After a (re)connect, wait for a clock report made after this dump.
     if (sync_cause_ == SyncCause::kLinkUp) clock_known_ = false;
     if (clock_known_) judge_dump(now, false);
@@ -120,9 +123,9 @@ bool BoardSession::judge_dump(Millis now, bool final) {
   const MissedMoves missed =
       find_missed_moves(tracker_->committed(), board, clock_known_ ? clock_running_ : std::nullopt);
   if (missed.verdict == MissedMoves::Verdict::kUnexplained) {
+    if (final) pending_dump_at_.reset();  // judged once when the wait runs out
     if (final && !restore_published_) {
       restore_published_ = true;
-      pending_dump_at_.reset();
       publish_restore(board, now);
     }
     return false;
