@@ -49,11 +49,13 @@ using SteadyClock = std::chrono::steady_clock;
 // of thinking in the `human` noise model) plays in about 30 s. At this speed the emulated
 // clock's readings still come about once a script second, within the clock gate's 2 s
 // tolerance of each other (docs/protocols.md §1.8).
-// EBOARD_SOAK_SPEED overrides it.
-inline double soak_speed() {
+// EBOARD_SOAK_SPEED overrides it and every pattern's own (1: a human's pace).
+inline std::optional<double> speed_from_env() {
   const char* text = std::getenv("EBOARD_SOAK_SPEED");
-  return text && *text ? std::strtod(text, nullptr) : 20.0;
+  if (!text || !*text) return std::nullopt;
+  return std::strtod(text, nullptr);
 }
+constexpr double kSpeed = 20;
 constexpr const char* kRules = "fide-standard";
 constexpr const char* kClock = "5400+30";  // no game of the corpus comes near a flag
 
@@ -62,7 +64,7 @@ struct FaultPattern {
   std::vector<std::string> sim;  // eboard-sim dgt's fault options
   int kills = 0;                 // kill -9 restarts of the daemon, at seeded moments
   bool hangup = false;           // one hang-up of 2 s (script time) at a seeded moment
-  // Script time per wall time, 0: soak_speed(). A reconnect or a restart takes the daemon
+  // Script time per wall time, 0: kSpeed. A reconnect or a restart takes the daemon
   // wall time (its retry, the handshake, the dump): at 20 times a human's pace the players
   // would make several moves meanwhile, more than a restart can explain, so these
   // patterns play slower, on the game's first `plies` plies (0: the whole game).
@@ -73,7 +75,11 @@ struct FaultPattern {
   double kill_within_s = 0;
 };
 
-// The fault patterns, by name.
+// The fault patterns, by name: one message in N losing a byte (drop-N), 1-3 random bytes
+// after every 50th message, the bytes delivered one at a time, one clock message in N with
+// a data byte replaced (corrupt-clock-N), a 2 s hang-up, and two kill -9 restarts (at
+// random moments; the second within 1.5 s of the first, while the restarted daemon still
+// synchronises; with one message in 30 losing a byte as well).
 inline std::vector<FaultPattern> all_patterns() {
   return {
       {"drop-1000", {"--drop", "1000"}, 0, false},
@@ -83,6 +89,8 @@ inline std::vector<FaultPattern> all_patterns() {
       {"garbage-50", {"--garbage", "50"}, 0, false},
       {"split", {"--split"}, 0, false},
       {"corrupt-clock-20", {"--corrupt-clock", "20"}, 0, false},
+      {"corrupt-clock-3", {"--corrupt-clock", "3"}, 0, false},
+      {"drop-3", {"--drop", "3"}, 0, false},
       {"hangup", {}, 0, true, 8, 16},
       {"kill-9-twice", {}, 2, false, 8, 16},
       {"kill-9-quick", {}, 2, false, 8, 16, 1.5},
@@ -297,7 +305,7 @@ inline Outcome play_game(const CorpusGame& game, const FaultPattern& pattern, st
   }
   std::mt19937 random(seed * 2654435761u + 17);
   const double script_s = detail::script_seconds(script);
-  const double speed = pattern.speed > 0 ? pattern.speed : soak_speed();
+  const double speed = speed_from_env().value_or(pattern.speed > 0 ? pattern.speed : kSpeed);
   const double wall_s = script_s / speed;
   std::vector<std::string> sim_args = {kBin + "/eboard-sim",
                                        "dgt",
@@ -402,6 +410,7 @@ inline Outcome play_game(const CorpusGame& game, const FaultPattern& pattern, st
   };
   std::map<std::uint32_t, std::uint32_t> completed_at;  // ply -> seq
   std::size_t started_games = 0;
+  std::string result;  // the first gameEnded's
   for (std::size_t i = 0; i < events.size(); ++i) {
     const v1::Event& e = events[i];
     const std::uint32_t want = i == 0 ? 1 : events[i - 1].seq() + 1;
@@ -420,6 +429,11 @@ inline Outcome play_game(const CorpusGame& game, const FaultPattern& pattern, st
     if (e.has_game_ended() && std::find(allowed_results.begin(), allowed_results.end(),
                                         e.game_ended().result()) == allowed_results.end()) {
       ruling(e, "a wrong result (the game's is " + game.game.result + ")");
+    }
+    if (e.has_game_ended()) {
+      if (!result.empty() && e.game_ended().result() != result)
+        ruling(e, "a result that contradicts the earlier " + result);
+      result = e.game_ended().result();
     }
     if (e.has_restore_requested()) ++o.restores;
     if (e.has_move_completed()) {
@@ -506,9 +520,14 @@ inline Totals report(const std::string& pattern, const std::vector<Outcome>& out
   return totals;
 }
 
-// A seed per game and pattern, fixed.
-inline std::uint32_t seed_of(const CorpusGame& game, std::size_t pattern_index) {
-  return static_cast<std::uint32_t>(game.number * 31 + pattern_index * 7 + 1);
+// A seed per game and pattern, fixed (the pattern's name, not its place in the list, so
+// that adding a pattern changes no other run); EBOARD_SOAK_SEED overrides it.
+inline std::uint32_t seed_of(const CorpusGame& game, const FaultPattern& pattern) {
+  if (const char* text = std::getenv("EBOARD_SOAK_SEED"); text && *text)
+    return static_cast<std::uint32_t>(std::strtoul(text, nullptr, 10));
+  std::uint32_t name = 2166136261u;  // FNV-1a
+  for (const char c : pattern.name) name = (name ^ static_cast<unsigned char>(c)) * 16777619u;
+  return static_cast<std::uint32_t>(game.number) * 31 + name % 1000 + 1;
 }
 
 }  // namespace eboard::daemon::soak

@@ -23,7 +23,7 @@ TEST(FaultSoak, TheSampleGivesNoRuling) {
   const auto patterns = all_patterns();
   std::vector<SoakRun> runs;
   for (std::size_t p = 0; p < patterns.size(); ++p) {
-    for (const auto& g : games) runs.push_back(SoakRun{&g, patterns[p], seed_of(g, p)});
+    for (const auto& g : games) runs.push_back(SoakRun{&g, patterns[p], seed_of(g, patterns[p])});
   }
   const auto t0 = SteadyClock::now();
   const auto outcomes = play_all(runs, unsigned(runs.size()));

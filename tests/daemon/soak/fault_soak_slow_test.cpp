@@ -3,6 +3,8 @@
 // K mod the number of patterns), so each pattern gets its share of the corpus; one test per file
 // and pattern. EBOARD_SOAK_LIMIT=N plays only the first N games of each test (a quicker look);
 // EBOARD_SOAK_PARALLEL=N plays N games side by side (default 12: they mostly wait).
+// A failure repeats with EBOARD_SOAK_GAME=K EBOARD_SOAK_SEED=S (game K of the test's file
+// under its pattern, with the seed the failure names) and --gtest_filter on the test.
 #include <cstdlib>
 
 #include "tests/daemon/soak/fault_soak.h"
@@ -29,10 +31,12 @@ TEST_P(FaultSoakCorpus, EveryGameGivesNoRuling) {
   ASSERT_FALSE(games.empty()) << file;
   const std::size_t limit = env_count("EBOARD_SOAK_LIMIT", SIZE_MAX);
   std::vector<SoakRun> runs;
+  const std::size_t only = env_count("EBOARD_SOAK_GAME", 0);
   for (const auto& g : games) {
-    if (std::size_t(g.number) % patterns.size() != index) continue;
+    if (only ? std::size_t(g.number) != only : std::size_t(g.number) % patterns.size() != index)
+      continue;
     if (runs.size() >= limit) break;
-    runs.push_back(SoakRun{&g, *found, seed_of(g, index)});
+    runs.push_back(SoakRun{&g, *found, seed_of(g, *found)});
   }
   const auto t0 = SteadyClock::now();
   const auto outcomes = play_all(runs, unsigned(env_count("EBOARD_SOAK_PARALLEL", 12)));
