@@ -82,16 +82,25 @@ void DgtDriver::on_bytes(std::span<const std::uint8_t> bytes, TimePoint now, Dec
   counters_.bytes_received += bytes.size();
   last_received_ = now;
   silent_reported_ = false;
-  const std::uint64_t discarded_before = framer_.discarded_bytes();
+  std::uint64_t reported = framer_.discarded_bytes();
   std::vector<RawMessage> messages;
   framer_.feed(bytes, messages);
-  const std::uint64_t discarded = framer_.discarded_bytes() - discarded_before;
-  if (discarded > 0 && confirmed_) {
-    out.events.push_back(
-        LinkStatus{LinkState::kResync, std::to_string(discarded) + " bytes discarded"});
-    resync(now, out);
+  // A loss is reported where it was in the stream, after the messages before it: a dump
+  // sent before the lost bytes shows the board before them and must not end the resync
+  // they start (the lost bytes may have held a press or a field update).
+  const auto report_loss = [&](std::uint64_t discarded) {
+    if (discarded > reported && confirmed_) {
+      out.events.push_back(LinkStatus{LinkState::kResync,
+                                      std::to_string(discarded - reported) + " bytes discarded"});
+      resync(now, out);
+    }
+    reported = std::max(reported, discarded);
+  };
+  for (const RawMessage& message : messages) {
+    report_loss(message.discarded_before);
+    handle(message, now, out);
   }
-  for (const RawMessage& message : messages) handle(message, now, out);
+  report_loss(framer_.discarded_bytes());
   if (!framer_.has_partial()) {
     partial_since_.reset();
   } else if (!partial_since_ || !messages.empty()) {

@@ -41,7 +41,7 @@ void Framer::scan(std::vector<RawMessage>& out) {
       continue;
     }
     if (available < 3 || available < length) break;  // wait for the rest
-    out.push_back(RawMessage{p[0], std::vector<std::uint8_t>(p + 3, p + length)});
+    out.push_back(RawMessage{p[0], std::vector<std::uint8_t>(p + 3, p + length), discarded_bytes_});
     start += length;
   }
   buffer_.erase(buffer_.begin(), buffer_.begin() + static_cast<std::ptrdiff_t>(start));

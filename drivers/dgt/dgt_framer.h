@@ -19,6 +19,9 @@ namespace eboard::drivers::dgt {
 struct RawMessage {
   std::uint8_t id = 0;
   std::vector<std::uint8_t> payload;  // the bytes after the 3-byte header
+  // The framer's discarded_bytes() when the message was found: the bytes lost before it
+  // in the stream, so a reader can tell what came before a loss from what came after.
+  std::uint64_t discarded_before = 0;
 };
 
 class Framer {

@@ -126,6 +126,36 @@ TEST_F(DgtDriverTest, GarbageRequestsADumpAndHoldsUpdatesUntilIt) {
   EXPECT_EQ(only<SquareChanged>(feed({0x8E, 0x00, 0x05, 0x24, 0x00}, 200)).size(), 1u);
 }
 
+// A dump and, behind it in the same read, a clock message cut by a lost byte (measured on
+// the DGT emulator dropping a byte of every 30th message): the dump shows the board before
+// the loss. Reported after the resync, it ended the resync at once, and the press the cut
+// message carried, reported with the clock's next state, was judged against a board that
+// had moved on meanwhile: a false illegal move. The loss comes after the dump, and the
+// resync waits for the dump it asks for.
+TEST_F(DgtDriverTest, ADumpBeforeTheLostBytesDoesNotEndTheirResync) {
+  bring_up();
+  ClockReading r;
+  r.left = r.right = Millis(180000);
+  r.running = true;
+  r.lever_high = r.turn = ClockSide::kLeft;
+  Bytes cut = encode_bwtime(r);
+  cut.erase(cut.begin() + 5);
+  Bytes read = encode_board_dump(start_placement());
+  read.insert(read.end(), cut.begin(), cut.end());
+  const Bytes next = encode_field_update(52, 0x00);  // the next message, after the cut one
+  read.insert(read.end(), next.begin(), next.end());
+  auto out = feed(read, 100);
+  ASSERT_EQ(out.events.size(), 3u);
+  EXPECT_TRUE(std::holds_alternative<PlacementSeen>(out.events[0]));
+  EXPECT_EQ(std::get<LinkStatus>(out.events[1]).state, LinkState::kInSync);
+  EXPECT_EQ(std::get<LinkStatus>(out.events[2]).state, LinkState::kResync);
+  EXPECT_EQ(out.to_send, (Bytes{kSendBoard, kSendClock}));
+  EXPECT_FALSE(driver.in_sync()) << "the dump asked for after the loss is awaited";
+  out = feed(encode_board_dump(start_placement()), 150);
+  ASSERT_EQ(only<PlacementSeen>(out).size(), 1u);
+  EXPECT_TRUE(driver.in_sync());
+}
+
 TEST_F(DgtDriverTest, AMessageStuckHalfReceivedIsDroppedAfterAQuietTime) {
   bring_up();
   auto out = feed({0x8E, 0x00, 0x05, 0x34}, 100);
