@@ -4,11 +4,10 @@
 // restore request, and the wait, once run out, is not a deadline that stays due.
 #include <gtest/gtest.h>
 
-#include "daemon/core/board_session.h"
-#include "daemon/core/board_state.h"
+#include "engine/board/fen.h"
 #include "tests/daemon/clock_reading.h"
 #include "tests/daemon/placement_of.h"
-#include "tests/daemon/published_events.h"
+#include "tests/daemon/session_fixture.h"
 
 namespace eboard::daemon {
 namespace {
@@ -17,26 +16,18 @@ namespace v1 = eboard::v1;
 using drivers::ClockSide;
 using std::chrono::milliseconds;
 using testing_support::placement_of;
-using testing_support::PublishedEvents;
+using testing_support::SessionFixture;
 
-int count(const PublishedEvents& published, bool (v1::Event::*has)() const) {
-  int n = 0;
-  for (const auto& e : published.events) n += (e.*has)() ? 1 : 0;
-  return n;
-}
+using ResyncTest = SessionFixture;
 
 // Measured on the DGT emulator dropping a byte of every third message: the players went
 // on while the dump was pending, 1. e4 c5 2. Nf3 stood on the board when it came, which
 // two orders of moves explain (so it is no recovery), and a resync came every few hundred
 // milliseconds, each with a new dump that set the wait going again: no restore request in
 // 55 s, and no move completed.
-TEST(ResyncTest, ResyncsInARowStillLeadToTheRestoreRequest) {
-  BoardState state{"b1"};
-  PublishedEvents published{"b1", &state};
-  GameSetup setup;
-  setup.rules = "fide-standard";
-  setup.clock = "5400+30";
-  BoardSession s("b1", setup, drivers::WhiteSetting::kLeft, published.publish());
+TEST_F(ResyncTest, ResyncsInARowStillLeadToTheRestoreRequest) {
+  BoardSession s("b1", testing_support::standard_setup(), drivers::WhiteSetting::kLeft,
+                 published_.publish());
   int t = 0;
   s.on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(t));
   s.on_sensor(testing_support::running_reading(ClockSide::kLeft, 5400, 5400),
@@ -55,10 +46,10 @@ TEST(ResyncTest, ResyncsInARowStillLeadToTheRestoreRequest) {
     s.advance(milliseconds(t += 150));
   }
   EXPECT_GE(t - first_dump, 6000);
-  EXPECT_EQ(count(published, &v1::Event::has_restore_requested), 1);
-  EXPECT_EQ(count(published, &v1::Event::has_illegal_move_completed), 0);
-  EXPECT_EQ(count(published, &v1::Event::has_clock_press_without_move), 0);
-  EXPECT_EQ(count(published, &v1::Event::has_move_completed), 0);
+  EXPECT_EQ(count(&v1::Event::has_restore_requested), 1);
+  EXPECT_EQ(count(&v1::Event::has_illegal_move_completed), 0);
+  EXPECT_EQ(count(&v1::Event::has_clock_press_without_move), 0);
+  EXPECT_EQ(count(&v1::Event::has_move_completed), 0);
   // The run-out wait is no deadline in the past (a timer that would fire for good).
   const auto deadline = s.next_deadline();
   EXPECT_TRUE(!deadline || *deadline > milliseconds(t)) << deadline->count() << " at " << t;
