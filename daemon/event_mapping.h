@@ -7,8 +7,8 @@
 #include <string>
 
 #include "eboard/v1/event.pb.h"
+#include "engine/arbiter/proposal_book.h"
 #include "engine/game/game_event.h"
-#include "engine/rules/proposal_book.h"
 
 namespace eboard::daemon {
 
@@ -20,7 +20,7 @@ struct EventEnvelope {
 };
 
 eboard::v1::Event to_proto(const engine::GameEvent& event, const EventEnvelope& envelope);
-// A proposal the engine withdrew without a ruling (engine/rules/proposal_book.h), as the
+// A proposal the engine withdrew without a ruling (engine/arbiter/proposal_book.h), as the
 // proposalWithdrawn event eboardd and eboard-replay publish after the batch that caused it.
 eboard::v1::Event to_proto(const engine::Withdrawal& withdrawal, const EventEnvelope& envelope);
 

@@ -31,10 +31,10 @@
 #include "drivers/sensor_event.h"
 #include "eboard/v1/command.pb.h"
 #include "eboard/v1/frame.pb.h"
+#include "engine/arbiter/arbiter.h"
 #include "engine/game/game_tracker.h"
-#include "engine/rules/arbiter.h"
 #include "engine/rules/rule_set.h"
-#include "engine/util/result.h"
+#include "util/result.h"
 
 namespace eboard::daemon {
 

@@ -1,5 +1,5 @@
 // BoardSession and the arbiter's proposals (docs/rules.md §0, the authority rule): the
-// engine keeps them (RulesArbiter::proposals, engine/rules/proposal_book.h); the session
+// engine keeps them (RulesArbiter::proposals, engine/arbiter/proposal_book.h); the session
 // answers the status query from that record, refuses a ruling that names no open one with
 // the reason, and publishes each withdrawal as a proposalWithdrawn event.
 #include "daemon/core/board_session.h"

@@ -18,7 +18,7 @@
 
 #include "daemon/core/sink_config.h"
 #include "drivers/board_spec.h"
-#include "engine/util/result.h"
+#include "util/result.h"
 
 namespace eboard::daemon {
 

@@ -12,7 +12,7 @@
 
 #include <string>
 
-#include "engine/util/result.h"
+#include "util/result.h"
 
 namespace eboard::daemon {
 

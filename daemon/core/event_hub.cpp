@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "engine/util/varint.h"
+#include "util/varint.h"
 
 namespace eboard::daemon {
 namespace {

@@ -48,7 +48,7 @@
 
 #include "daemon/core/config.h"
 #include "eboard/v1/event.pb.h"
-#include "engine/util/result.h"
+#include "util/result.h"
 
 namespace eboard::daemon {
 

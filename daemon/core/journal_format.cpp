@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "daemon/core/crc32c.h"
-#include "engine/util/varint.h"
+#include "util/varint.h"
 
 namespace eboard::daemon::journal_format {
 namespace {

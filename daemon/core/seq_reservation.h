@@ -39,7 +39,7 @@
 #include <string>
 #include <string_view>
 
-#include "engine/util/result.h"
+#include "util/result.h"
 
 namespace eboard::daemon {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "engine/util/result.h"
+#include "util/result.h"
 
 namespace eboard::daemon {
 

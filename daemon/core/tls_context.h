@@ -11,7 +11,7 @@
 #include <string>
 
 #include "daemon/core/sink_config.h"
-#include "engine/util/result.h"
+#include "util/result.h"
 
 namespace eboard::daemon {
 

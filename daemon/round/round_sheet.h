@@ -16,7 +16,7 @@
 #include <utility>
 #include <vector>
 
-#include "engine/util/result.h"
+#include "util/result.h"
 
 namespace eboard::daemon::round {
 

@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "eboard/v1/command.pb.h"
-#include "engine/util/result.h"
+#include "util/result.h"
 
 namespace eboard::daemon {
 

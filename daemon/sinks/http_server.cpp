@@ -7,7 +7,7 @@
 #include "daemon/sinks/http_response.h"
 #include "daemon/sinks/http_session.h"
 #include "eboard/v1/json.h"
-#include "engine/util/varint.h"
+#include "util/varint.h"
 
 namespace eboard::daemon {
 namespace {

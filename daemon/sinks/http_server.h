@@ -27,7 +27,7 @@
 #include "daemon/sinks/console_feed.h"
 #include "daemon/sinks/console_http.h"
 #include "daemon/sinks/ws_session.h"
-#include "engine/util/result.h"
+#include "util/result.h"
 
 namespace eboard::daemon {
 

@@ -13,7 +13,7 @@
 #include "daemon/core/sink_config.h"
 #include "daemon/sinks/console_http.h"
 #include "drivers/sensor_event.h"
-#include "engine/util/result.h"
+#include "util/result.h"
 
 namespace eboard::daemon {
 

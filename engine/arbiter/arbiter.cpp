@@ -1,5 +1,5 @@
 // RulesArbiter: dispatch, the authority rule (docs/rules.md §0) and rulings.
-#include "engine/rules/arbiter.h"
+#include "engine/arbiter/arbiter.h"
 
 #include <algorithm>
 

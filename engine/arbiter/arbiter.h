@@ -31,10 +31,10 @@
 #include <string>
 #include <vector>
 
+#include "engine/arbiter/proposal_book.h"
 #include "engine/board/position.h"
 #include "engine/game/arbiter_seam.h"
 #include "engine/game/game_tracker.h"
-#include "engine/rules/proposal_book.h"
 #include "engine/rules/unwinnability_analyzer.h"
 
 namespace eboard::engine {

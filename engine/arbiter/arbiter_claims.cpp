@@ -1,9 +1,9 @@
 // RulesArbiter: claims (docs/rules.md D8: threefold and fifty with an intended move, 9.2-9.5),
 // draw agreement (5.2.3), resignation (5.1.2), set-up claims and lost castling (D1),
 // quickplay finish (D12).
+#include "engine/arbiter/arbiter.h"
 #include "engine/board/fen.h"
 #include "engine/board/notation.h"
-#include "engine/rules/arbiter.h"
 
 namespace eboard::engine {
 

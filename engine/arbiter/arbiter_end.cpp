@@ -2,9 +2,9 @@
 // completed move, flag falls and their result (D10), the infraction ladder (D13).
 #include <algorithm>
 
+#include "engine/arbiter/arbiter.h"
 #include "engine/board/fen.h"
 #include "engine/board/notation.h"
-#include "engine/rules/arbiter.h"
 
 namespace eboard::engine {
 

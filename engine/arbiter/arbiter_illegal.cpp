@@ -3,10 +3,10 @@
 // positions left on the board (D11).
 #include <algorithm>
 
+#include "engine/arbiter/arbiter.h"
 #include "engine/board/fen.h"
 #include "engine/board/movegen.h"
 #include "engine/board/notation.h"
-#include "engine/rules/arbiter.h"
 
 namespace eboard::engine {
 namespace {

@@ -1,5 +1,5 @@
 // ProposalBook: the game's decisions for the arbiter, one voice per matter.
-#include "engine/rules/proposal_book.h"
+#include "engine/arbiter/proposal_book.h"
 
 #include <algorithm>
 

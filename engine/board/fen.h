@@ -13,7 +13,7 @@
 
 #include "engine/board/position.h"
 #include "engine/board/position_snapshot.h"
-#include "engine/util/result.h"
+#include "util/result.h"
 
 namespace eboard::engine {
 

@@ -12,7 +12,7 @@
 
 #include "engine/board/movegen.h"
 #include "engine/board/position.h"
-#include "engine/util/result.h"
+#include "util/result.h"
 
 namespace eboard::engine {
 

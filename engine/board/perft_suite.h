@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "engine/util/result.h"
+#include "util/result.h"
 
 namespace eboard::engine {
 

@@ -45,7 +45,7 @@ enum class GameEventKind : std::uint8_t {
   kTimeControlMissed,
   kClockMismatch,
   kSquareChanged,
-  // docs/rules.md §0.2 kinds the arbiter emits (engine/rules/arbiter*.h).
+  // docs/rules.md §0.2 kinds the arbiter emits (engine/arbiter/arbiter*.h).
   kPenalty,
   kClaimAvailable,
   kClaimWindowClosed,

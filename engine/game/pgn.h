@@ -44,7 +44,7 @@
 #include <vector>
 
 #include "engine/board/position.h"
-#include "engine/util/result.h"
+#include "util/result.h"
 
 namespace eboard::engine {
 

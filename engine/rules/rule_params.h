@@ -19,7 +19,7 @@
 #include <vector>
 
 #include "engine/rules/rule_set.h"
-#include "engine/util/result.h"
+#include "util/result.h"
 
 namespace eboard::engine {
 

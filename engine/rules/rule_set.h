@@ -14,7 +14,7 @@
 
 #include "engine/clock/clock_model.h"
 #include "engine/clock/time_control.h"
-#include "engine/util/result.h"
+#include "util/result.h"
 
 namespace eboard::engine {
 

@@ -1,4 +1,4 @@
-#include "engine/util/varint.h"
+#include "util/varint.h"
 
 #include <gtest/gtest.h>
 

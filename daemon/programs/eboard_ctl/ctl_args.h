@@ -13,7 +13,7 @@
 
 #include "daemon/round/round_sheet.h"
 #include "eboard/v1/command.pb.h"
-#include "engine/util/result.h"
+#include "util/result.h"
 
 namespace eboard::daemon::ctl {
 

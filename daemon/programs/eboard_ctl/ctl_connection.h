@@ -12,7 +12,7 @@
 #include <string>
 
 #include "eboard/v1/frame.pb.h"
-#include "engine/util/result.h"
+#include "util/result.h"
 
 namespace eboard::daemon::ctl {
 

@@ -29,7 +29,7 @@
 #include <vector>
 
 #include "drivers/reconnect.h"
-#include "engine/util/result.h"
+#include "util/result.h"
 
 namespace eboard::daemon {
 

@@ -22,7 +22,7 @@
 #include "daemon/programs/eboard_relay/event_games.h"
 #include "daemon/programs/eboard_relay/push_client.h"
 #include "daemon/sinks/ws_session.h"
-#include "engine/util/result.h"
+#include "util/result.h"
 
 namespace eboard::daemon {
 

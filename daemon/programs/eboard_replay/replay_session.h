@@ -26,11 +26,11 @@
 #include <string>
 #include <vector>
 
+#include "engine/arbiter/arbiter.h"
 #include "engine/game/game_tracker.h"
-#include "engine/rules/arbiter.h"
-#include "engine/util/result.h"
 #include "simulators/script/script_header.h"
 #include "simulators/script/statement.h"
+#include "util/result.h"
 
 namespace eboard::daemon {
 

@@ -19,7 +19,7 @@
 #include "daemon/core/port_claims.h"
 #include "daemon/core/sim_process.h"
 #include "eboard/v1/frame.pb.h"
-#include "engine/util/result.h"
+#include "util/result.h"
 
 namespace eboard::daemon {
 

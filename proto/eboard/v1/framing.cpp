@@ -4,7 +4,7 @@
 #include <limits>
 #include <utility>
 
-#include "engine/util/varint.h"
+#include "util/varint.h"
 
 namespace eboard::proto {
 namespace {

@@ -11,7 +11,7 @@
 
 #include "eboard/v1/event.pb.h"
 #include "eboard/v1/frame.pb.h"
-#include "engine/util/result.h"
+#include "util/result.h"
 
 namespace eboard::proto {
 

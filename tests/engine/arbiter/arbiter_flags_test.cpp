@@ -2,8 +2,8 @@
 // 64; Guidelines III.3.1), through a real GameTracker with injected time.
 #include <gtest/gtest.h>
 
+#include "engine/arbiter/arbiter.h"
 #include "engine/board/fen.h"
-#include "engine/rules/arbiter.h"
 #include "engine/rules/rule_params.h"
 
 namespace eboard::engine {

@@ -4,9 +4,9 @@
 // (docs/rules.md D2, D7). Real GameTracker, injected time.
 #include <gtest/gtest.h>
 
+#include "engine/arbiter/arbiter.h"
 #include "engine/board/fen.h"
 #include "engine/board/notation.h"
-#include "engine/rules/arbiter.h"
 #include "engine/rules/rule_params.h"
 
 namespace eboard::engine {

@@ -1,6 +1,6 @@
 // RulesArbiter unit tests: the authority rule (proposals settled by rulings) and the
 // ladders, through a real GameTracker with injected time (docs/rules.md §0, D5, D13).
-#include "engine/rules/arbiter.h"
+#include "engine/arbiter/arbiter.h"
 
 #include <gtest/gtest.h>
 

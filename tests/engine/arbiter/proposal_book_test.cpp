@@ -1,8 +1,8 @@
-// ProposalBook (engine/rules/proposal_book.h): one voice per decision. Proposals on the
+// ProposalBook (engine/arbiter/proposal_book.h): one voice per decision. Proposals on the
 // game's result supersede each other, the same result is not opened twice, a penalty is a
 // matter of its own, and every withdrawal is kept for its announcement with the seqs the
 // publisher gave.
-#include "engine/rules/proposal_book.h"
+#include "engine/arbiter/proposal_book.h"
 
 #include <gtest/gtest.h>
 
