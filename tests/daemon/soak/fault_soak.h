@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -37,6 +38,7 @@
 #include "engine/board/fen.h"
 #include "engine/board/notation.h"
 #include "engine/game/pgn.h"
+#include "simulators/script/script_reader.h"
 #include "tests/daemon/core/e2e_helpers.h"
 
 namespace eboard::daemon::soak {
@@ -198,13 +200,12 @@ inline std::string first_plies(const std::string& script, int plies) {
 }
 
 // The script's last timed line, in script seconds.
-inline double script_seconds(const std::string& script) {
-  std::istringstream in(script);
-  std::string line;
+inline double script_seconds(const std::string& text) {
+  std::istringstream in(text);
+  const script::ScriptFile file = script::read_script(in, "soak.ebs");
   double last = 0;
-  while (std::getline(in, line)) {
-    if (line.empty() || !std::isdigit(static_cast<unsigned char>(line[0]))) continue;
-    last = std::max(last, std::strtod(line.c_str(), nullptr));
+  for (const script::Statement& s : file.statements) {
+    if (s.at) last = std::max(last, std::chrono::duration<double>(*s.at).count());
   }
   return last;
 }
