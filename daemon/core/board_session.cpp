@@ -220,7 +220,8 @@ void BoardSession::on_sensor(const drivers::SensorEvent& sensor, Millis now) {
 
 void BoardSession::advance(Millis now) {
   if (!tracker_) return;
-  if (pending_dump_ && pending_dump_at_ && now - *pending_dump_at_ >= kDumpJudgeWait) {
+  if (pending_dump_ && !awaiting_dump_ && pending_dump_at_ &&
+      now - *pending_dump_at_ >= kDumpJudgeWait) {
     judge_dump(now, true);
   }
   // While unsynced the tracker's time stands still at its last input: what it would
@@ -235,7 +236,9 @@ void BoardSession::advance(Millis now) {
 std::optional<Millis> BoardSession::next_deadline() const {
   std::optional<Millis> deadline =
       tracker_ && !unsynced() ? tracker_->next_deadline() : std::nullopt;
-  if (pending_dump_at_) {
+  // While a newer dump is awaited the pending one is not judged (judge_dump), so its wait
+  // arms no timer; the newer dump, once it comes, is judged and the wait goes on from there.
+  if (pending_dump_at_ && !awaiting_dump_) {
     const Millis judge = *pending_dump_at_ + kDumpJudgeWait;
     if (!deadline || judge < *deadline) deadline = judge;
   }

@@ -10,6 +10,9 @@
 //   - anything else: the session waits (the board may be mid-move) up to kDumpJudgeWait,
 //     then publishes restoreRequested once and keeps waiting, charging nothing, until
 //     the board shows the committed position or moves that explain it.
+// A pending dump is not judged while a newer one is awaited (bytes lost again): the
+// driver holds back the field updates made after the older one, so it may show a move
+// half made.
 // A resync with no press meanwhile needs no judgement: every press was heard, so nothing
 // was completed in the gap, and the dump is simply the board as it stands.
 #include <algorithm>
@@ -119,6 +122,10 @@ void BoardSession::clock_reading(const drivers::ClockReading& reading, Millis no
 }
 
 bool BoardSession::judge_dump(Millis now, bool final) {
+  // Bytes were lost since this dump was taken and a newer one is on its way: the driver
+  // holds back the field updates that came in between, so this one may show a move half
+  // made (a castling rook on f1, its king still on e1), which a press would complete.
+  if (awaiting_dump_) return false;
   const Codes board = *pending_dump_;
   const MissedMoves missed =
       find_missed_moves(tracker_->committed(), board, clock_known_ ? clock_running_ : std::nullopt);
