@@ -13,8 +13,13 @@
 // A pending dump is not judged while a newer one is awaited (bytes lost again): the
 // driver holds back the field updates made after the older one, so it may show a move
 // half made.
-// A resync with no press meanwhile needs no judgement: every press was heard, so nothing
-// was completed in the gap, and the dump is simply the board as it stands.
+// A resync with no press meanwhile needs no judgement once the clock has reported after
+// the dump: every press was heard, so nothing was completed in the gap, and the dump (with
+// the changes since) is simply the board as it stands. Until that report a press may
+// still be on its way - the driver holds a reading with a press until a second confirms
+// it (clock_gate.h), and lost bytes may have held one, which the clock's next reading
+// shows - and a dump that already shows the next player's hand at work would turn it
+// into an illegal move; a press that comes is judged against the dump like any other.
 #include <algorithm>
 
 #include "daemon/core/board_session.h"
@@ -67,9 +72,12 @@ void BoardSession::placement_seen(const drivers::Placement& placement, Millis no
   placement_known_ = true;
   if (awaiting_dump_ && in_game()) {
     awaiting_dump_ = false;
-    if (sync_cause_ == SyncCause::kResync && !press_held_ && !pending_dump_) {
-      end_sync(now, Millis{0});  // every press was heard and none came: the dump is the board now
-      return;
+    if (sync_cause_ == SyncCause::kResync && !press_held_) {
+      if (presence_ == engine::ClockPresence::kNone) {
+        end_sync(now, Millis{0});  // no clock, no press on its way: the dump is the board now
+        return;
+      }
+      clock_known_ = false;  // a press may be on its way: wait for the clock's next report
     }
     pending_dump_ = placement_;
     // The wait for an explanation runs from the stretch's first dump: a resync meanwhile
@@ -126,6 +134,14 @@ bool BoardSession::judge_dump(Millis now, bool final) {
   // holds back the field updates that came in between, so this one may show a move half
   // made (a castling rook on f1, its king still on e1), which a press would complete.
   if (awaiting_dump_) return false;
+  if (sync_cause_ == SyncCause::kResync && !press_held_) {
+    // The clock reported after the dump (or its wait ran out) and no press came: every
+    // press was heard, nothing was completed in the gap, the board is as it stands.
+    pending_dump_.reset();
+    pending_dump_at_.reset();
+    end_sync(now, Millis{0});
+    return true;
+  }
   const Codes board = *pending_dump_;
   const MissedMoves missed =
       find_missed_moves(tracker_->committed(), board, clock_known_ ? clock_running_ : std::nullopt);
