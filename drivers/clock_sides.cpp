@@ -9,9 +9,11 @@ std::optional<WhiteSetting> parse_white_setting(std::string_view text) {
   return std::nullopt;
 }
 
-void ClockSides::observe(const ClockReading& reading) {
+void ClockSides::observe(const ClockReading& reading, Running running) {
   if (setting_ == WhiteSetting::kAuto && !decided_ && reading.running && reading.turn) {
-    decided_ = *reading.turn;
+    const ClockSide other =
+        *reading.turn == ClockSide::kLeft ? ClockSide::kRight : ClockSide::kLeft;
+    decided_ = running == Running::kWhite ? *reading.turn : other;
   }
 }
 

@@ -106,7 +106,11 @@ void BoardSession::clock_reading(const drivers::ClockReading& reading, Millis no
   if (presence_ == engine::ClockPresence::kNone)
     clock_presence(engine::ClockPresence::kConnected, now);
   const bool side_known = sides_.decided();
-  sides_.observe(reading);
+  // The clock that runs is the side to move's: White's at the start (6.6), Black's once
+  // White's first press came before the first reading did.
+  sides_.observe(reading, tracker_->committed().side_to_move() == engine::kWhite
+                              ? drivers::ClockSides::Running::kWhite
+                              : drivers::ClockSides::Running::kBlack);
   if (!side_known && sides_.decided()) side_learned(now);
   const bool white_left = sides_.white_side() == drivers::ClockSide::kLeft;
   engine::ClockReading r;

@@ -58,6 +58,17 @@ TEST(ClockSides, AutoTakesTheFirstRunningSide) {
   EXPECT_TRUE(fixed.is_white(ClockSide::kLeft));
 }
 
+// A first running reading that comes after White's first press shows Black's clock.
+TEST(ClockSides, AutoLearnsFromTheClockOfTheSideToMove) {
+  ClockSides sides(WhiteSetting::kAuto);
+  ClockReading running;
+  running.running = true;
+  running.turn = ClockSide::kRight;
+  sides.observe(running, ClockSides::Running::kBlack);
+  EXPECT_TRUE(sides.decided());
+  EXPECT_EQ(sides.white_side(), ClockSide::kLeft);
+}
+
 TEST(Backoff, DoublesUpToTheCapAndResets) {
   Backoff backoff(std::chrono::milliseconds(250), std::chrono::milliseconds(1000));
   EXPECT_EQ(backoff.next_delay().count(), 250);

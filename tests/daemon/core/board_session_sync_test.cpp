@@ -177,6 +177,25 @@ TEST_F(SyncTest, APressReportedAfterTheDumpIsJudgedAgainstIt) {
   EXPECT_EQ(count(&v1::Event::has_restore_requested), 0);
 }
 
+// Measured on the DGT emulator with one clock message in three damaged: White moved and
+// pressed 105 ms into the game, before the driver had confirmed its first clock reading,
+// so the first running clock a `white=auto` board saw was Black's, taken for White's:
+// each later press was the other player's, a press without a move. The clock that runs
+// is the side to move's, so after 1. e4 it is Black's.
+TEST_F(SyncTest, AnAutoBoardsFirstReadingAfterAPressShowsBlacksClock) {
+  BoardSession s("b1", setup_, drivers::WhiteSetting::kAuto, published_.publish());
+  s.on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(t_));
+  play_move(s, sq('e', 2), sq('e', 4), Piece::kWhitePawn, ClockSide::kLeft, t_);
+  s.on_sensor(reading(ClockSide::kRight, 5430, 5400), milliseconds(t_ += 10));
+  ASSERT_EQ(count(&v1::Event::has_clock_side_learned), 1);
+  EXPECT_EQ(of(&v1::Event::has_clock_side_learned)[0]->clock_side_learned().white_side(),
+            v1::CLOCK_SIDE_LEFT);
+  play_move(s, sq('c', 7), sq('c', 5), Piece::kBlackPawn, ClockSide::kRight, t_);
+  play_move(s, sq('g', 1), sq('f', 3), Piece::kWhiteKnight, ClockSide::kLeft, t_);
+  EXPECT_EQ(moves(), (std::vector<std::string>{"e2e4", "c7c5", "g1f3"}));
+  expect_no_charge();
+}
+
 // After a reconnect whose difference nothing explains: one restore request, and no
 // press charges anyone until the board is back; then play goes on.
 TEST_F(SyncTest, AfterARestoreRequestNothingIsChargedUntilTheBoardIsBack) {
