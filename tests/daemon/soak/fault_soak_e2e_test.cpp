@@ -13,23 +13,14 @@ const std::vector<std::pair<std::string, int>> kSample = {
     {"candidates_matches_1950-2022.pgn", 38},
 };
 
-// Patterns left out of the sample because they still fail on games of the corpus (the
-// slow label plays them; BENCHMARKS.md "Fault soak" has the figures):
-//   corrupt-clock-3, damaged clock messages one in three: a `white=auto` board learned
-//     the wrong side of the clock from its first readings, and each later press was the
-//     other player's, a press without a move (world championship game 59, seed 2567);
-//   drop-3, a byte lost from every third message: a dump taken mid-castling (the rook on
-//     f1, the king still on e1) judged after a later resync, when the driver held the
-//     king's field updates back, at White's press: Rf1 completed as recovered for O-O
-//     (world championship game 21, seed 676);
-//   drop-30, a byte lost from one message in thirty: now and then, depending on timing,
-//     Black is charged a completed illegal move, "board disarranged: g1 g3 b6 b7 differ
-//     from the position", with its penalty (world championship game 21, seed 1468, one
-//     run in about five; the cause is not found yet). drop-10, garbage-50
-//     and kill-9-drop-30 lose bytes the same way and are left out with it until that is
-//     fixed: a sample that fails one run in five would stop every change from landing.
-const std::vector<std::string> kNotInTheSample = {
-    "corrupt-clock-3", "drop-3", "drop-30", "drop-10", "garbage-50", "kill-9-drop-30"};
+// Patterns left out of the sample (the slow label plays them; BENCHMARKS.md "Fault soak"
+// has the figures):
+//   corrupt-clock-3, damaged clock messages one in three: once, one game's last press was
+//     never completed (world championship game 33, seed 1761: 106 of 107 moves, no
+//     restore request), which has not been seen again nor explained;
+//   drop-3, a byte lost from every third message, and kill-9-drop-30, restarts on a line
+//     losing bytes: the heaviest patterns, for the slow label.
+const std::vector<std::string> kNotInTheSample = {"corrupt-clock-3", "drop-3", "kill-9-drop-30"};
 
 TEST(FaultSoak, TheSampleGivesNoRuling) {
   std::vector<CorpusGame> games;
