@@ -300,6 +300,7 @@ void fill_kind(const GameEvent& e, v1::Event& out) {
       m->set_applied(e.applied);
       m->set_description(e.description);
       m->set_proposal_seq(std::uint32_t(e.proposal_seq));
+      m->set_proposed(e.proposal != 0);
       break;
     }
     case GameEventKind::kClaimAvailable: {

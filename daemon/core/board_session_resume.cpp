@@ -26,11 +26,19 @@ bool proposal_kind(const v1::Event& e) {
          e.has_dead_position_suspected();
 }
 
-// Whether the journal's event says it opened a decision for the arbiter. An unapplied
-// warning may be a record and no decision (an infraction the rule set has no ladder for).
+// Whether the journal's penalty opened a decision for the arbiter: it says so (`proposed`).
+// A journal written before penalties said it holds no `proposed`: there an unapplied
+// penalty that settles no earlier one was a proposal, except a warning, which may be a
+// record only (an infraction the rule set has no step for) and cannot be told apart.
+bool proposing_penalty(const v1::Penalty& p) {
+  if (p.proposed()) return true;
+  return !p.applied() && p.proposal_seq() == 0 && p.kind() != v1::PENALTY_WARNING;
+}
+
+// Whether the journal's event says it opened a decision for the arbiter.
 bool proposing(const v1::Event& e) {
   return (e.has_game_ended() && e.game_ended().proposed()) ||
-         (e.has_penalty() && !e.penalty().applied() && e.penalty().kind() != v1::PENALTY_WARNING) ||
+         (e.has_penalty() && proposing_penalty(e.penalty())) ||
          (e.has_claim_decided() && e.claim_decided().proposed()) || e.has_dead_position_suspected();
 }
 

@@ -95,7 +95,7 @@ TEST(JsonLine, ClockAndPenaltyAndRawSquare) {
   penalty.mutable_penalty()->set_seconds(120);
   EXPECT_NE(to_json_line(penalty).find(
                 R"("penalty":{"side":"SIDE_BLACK","kind":"PENALTY_TIME_ADDED","seconds":120,)"
-                R"("applied":false,"description":"","proposalSeq":0})"),
+                R"("applied":false,"description":"","proposalSeq":0,"proposed":false})"),
             std::string::npos)
       << to_json_line(penalty);
 
