@@ -38,11 +38,9 @@ std::vector<std::string> names(const RoundSheet& sheet) {
 // that), nobody plays twice in a round, boards are numbered 1..n, every player has a name.
 TEST(RoundFiles, EveryRoundOfTheRealFilesReads) {
   const std::vector<std::pair<std::string, int>> files = {
-      {"held_swiss_5.trf", 5},
-      {"held_swiss_9.trf", 9},
-      {"held_round_robin.trf", 5},
-      {"swiss_with_many_unplayed_rounds.trf", 7},
-      {"fideteam_nocolor.trf", 7}};
+      {"held_swiss_5.trf", 5},     {"held_swiss_9.trf", 9},
+      {"held_round_robin.trf", 5}, {"swiss_with_many_unplayed_rounds.trf", 7},
+      {"fideteam_nocolor.trf", 7}, {"javafo_gros_2010.trf", 4}};
   for (const auto& [file, rounds] : files) {
     const std::string text = read(kData + file);
     ASSERT_FALSE(text.empty()) << file;
@@ -94,6 +92,74 @@ TEST(RoundFiles, CrlfFileWithRulersTitlesAndForfeits) {
   }
   EXPECT_TRUE(titled);     // "mFM ": sex m, title FM
   EXPECT_EQ(forfeits, 2);  // 1-14 (+/-) and 5-2 (+/-)
+}
+
+// The XX Open Internacional de Gros (Donostia 2010) after round 4, as JaVaFo's manual
+// gives it: titles in TRF-2006 letters (g, m, f), unrated players with rating and id 0,
+// `0000 - H`/`U`/`Z` byes, a forfeit in round 4 (8-21), and round 5 not paired yet (only
+// byes in it). Scores before round 4: 1, 2, 3, 4, 5, 6 have 3; 18 has 2.5; 8, 9, 10, 11,
+// 12, 13, 21, 22, 23, 45 have 2. The boards follow (round_trf.h): 4-1, 2-5, 6-3, then
+// 18-7, then the games of 2 + 2 points by the better starting rank, 8-21 first.
+TEST(RoundFiles, JavafoSampleRoundFourInThePublishedOrder) {
+  const std::string file = "javafo_gros_2010.trf";
+  auto sheet = parse_round(read(kData + file), file, round(4));
+  ASSERT_FALSE(!sheet) << sheet.error();
+  EXPECT_EQ(sheet->event, "XX Open Internacional de Gros");
+  EXPECT_EQ(sheet->site, "Donostia ESP");
+  EXPECT_EQ(sheet->date, "");  // no 132 record
+  // 52 players; 28 (Z), 29, 30, 37, 41 (H) and 48 (U) do not play: 23 games.
+  ASSERT_EQ(sheet->pairings.size(), 23u);
+  const std::vector<std::string> top = {
+      "Guijarro Galan Jose Luis - Mirzoev Azer",
+      "Argandona Riveiro Inigo - Sanz Perez Eduardo",
+      "Gorrochategui Torres, Eugenio - Hernandez Elvis",
+      "Tung Siu Hung - Lakunza Oyarbide Juan Carlos",
+      "Ladron De Guevara Galar Fco J - Izquierdo Arruferia Joseba",
+      "Rodriguez Cabrera Fco. Javier - Alvarado Fernandez Mikel",
+      "Darrigues Alain - Iglesias Gonzalez Veronica",
+      "Markina Amutxastegi Fernando - Maruejols Claude",
+      "Segovia Sanchez Antonio - Irulegi Garmendia Jose Antoni"};
+  const std::vector<std::string> all = names(*sheet);
+  EXPECT_EQ(std::vector<std::string>(all.begin(), all.begin() + 9), top);
+  EXPECT_EQ(sheet->pairings[0].black.title, "GM");  // "  g"
+  EXPECT_EQ(sheet->pairings[1].white.title, "IM");  // "  m"
+  EXPECT_EQ(sheet->pairings[2].black.title, "FM");  // "  f"
+  EXPECT_EQ(sheet->pairings[0].black.fide_id, "13400304");
+  EXPECT_EQ(sheet->pairings[0].black.elo, "2527");
+  const Pairing& unrated = sheet->pairings[2];
+  EXPECT_EQ(unrated.white.elo, "");      // rating 0
+  EXPECT_EQ(unrated.white.fide_id, "");  // id 0
+  int forfeits = 0;
+  for (const Pairing& p : sheet->pairings) forfeits += p.forfeit ? 1 : 0;
+  EXPECT_EQ(forfeits, 1);
+  EXPECT_TRUE(sheet->pairings[4].forfeit);  // `21 w -` / `8 b +`
+  auto plan = plan_round(*sheet, {"b1", "b2", "b3", "b4", "b5", "b6"});
+  ASSERT_FALSE(!plan) << plan.error();
+  EXPECT_EQ(plan->games.size(), 5u);  // board 5 is the forfeit
+  EXPECT_EQ(plan->forfeits, std::vector<int>{5});
+}
+
+// Round 1 of the same file: everyone on 0, so boards go by the better starting rank, and
+// three games forfeited with their colours (13-39, 42-16, 46-20).
+TEST(RoundFiles, JavafoSampleFirstRoundForfeits) {
+  const std::string file = "javafo_gros_2010.trf";
+  auto sheet = parse_round(read(kData + file), file, round(1));
+  ASSERT_FALSE(!sheet) << sheet.error();
+  // 52 players: 28 absent (Z), 52 with the pairing-allocated bye (U).
+  EXPECT_EQ(sheet->pairings.size(), 25u);
+  std::vector<int> forfeits;
+  for (const Pairing& p : sheet->pairings)
+    if (p.forfeit) forfeits.push_back(p.board);
+  EXPECT_EQ(forfeits, (std::vector<int>{13, 16, 20}));
+  EXPECT_EQ(names(*sheet)[15], "Abalia Patino Aritz - Bello Castano Diego");
+}
+
+// Round 5 is the one the manual's file was written to pair: no game in it yet.
+TEST(RoundFiles, JavafoSampleRoundToBePairedHasNoGames) {
+  auto sheet = parse_round(read(kData + "javafo_gros_2010.trf"), "gros.trf", round(5));
+  ASSERT_TRUE(!sheet);
+  EXPECT_NE(sheet.error().find("no player has a pairing in it"), std::string::npos)
+      << sheet.error();
 }
 
 TEST(RoundFiles, RoundRobinForfeitIsNotPlayed) {
