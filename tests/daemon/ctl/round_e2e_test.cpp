@@ -124,6 +124,59 @@ TEST(RoundE2e, TrfRoundAtStartShowsThePlayersEverywhere) {
   std::filesystem::remove_all(dir);
 }
 
+// The JaVaFo manual's real open (tests/daemon/round/data/README.md), round 4, boards 1-3 at
+// the daemon's start: TRF-2006 title letters become GM, IM, FM tags; an unrated player
+// (rating and id 0) gets no Elo or FIDE id tag; a name with a comma stays one name.
+// pgn-extract reads each finished game without a diagnostic and keeps every tag.
+TEST(RoundE2e, RealOpenFromJavafoManualReachesThePgnFiles) {
+  const std::string dir = temp_dir("round-gros");
+  const std::string trf =
+      std::string(EBOARD_SOURCE_DIR) + "/tests/daemon/round/data/javafo_gros_2010.trf";
+  auto args = ctl_daemon_args(dir, {"b1=sim:" + kScript, "b2=sim:" + kScript, "b3=sim:" + kScript});
+  args.insert(args.end(), {"--round-file", trf, "--round", "4", "--sim-speed", "4"});
+  Child daemon(args);
+  ASSERT_TRUE(ready(daemon)) << daemon.err();
+  ASSERT_TRUE(poll_until(
+      [&] {
+        for (const char* b : {"b1", "b2", "b3"})
+          if (!std::filesystem::exists(dir + "/journal/" + b + "-game1.pgn")) return false;
+        return true;
+      },
+      60s))
+      << daemon.err();
+  // board, then the tags pgn-extract must give back, then those the game must not have.
+  const std::vector<std::tuple<std::string, std::vector<std::string>, std::vector<std::string>>>
+      boards = {
+          {"b1",
+           {"[Round \"4.1\"]", "[White \"Guijarro Galan Jose Luis\"]", "[Black \"Mirzoev Azer\"]",
+            "[BlackTitle \"GM\"]", "[BlackElo \"2527\"]", "[BlackFideId \"13400304\"]",
+            "[WhiteElo \"2222\"]", "[WhiteFideId \"32004478\"]"},
+           {"[WhiteTitle "}},
+          {"b2",
+           {"[Round \"4.2\"]", "[White \"Argandona Riveiro Inigo\"]",
+            "[Black \"Sanz Perez Eduardo\"]", "[WhiteTitle \"IM\"]", "[WhiteElo \"2408\"]"},
+           {}},
+          {"b3",
+           {"[Round \"4.3\"]", "[White \"Gorrochategui Torres, Eugenio\"]",
+            "[Black \"Hernandez Elvis\"]", "[BlackTitle \"FM\"]", "[BlackFideId \"6400353\"]"},
+           {"[WhiteElo ", "[WhiteFideId "}}};
+  for (const auto& [board, present, absent] : boards) {
+    const std::string file = dir + "/journal/" + board + "-game1.pgn";
+    const std::string extracted = pgn_extract(dir, file);
+    for (const std::string& t : std::vector<std::string>{
+             "[Event \"XX Open Internacional de Gros\"]", "[Site \"Donostia ESP\"]",
+             "[Board \"" + present[0].substr(10, 1) + "\"]", "[Result \"1-0\"]", "4. Qxf7#"})
+      EXPECT_NE(extracted.find(t), std::string::npos) << t << " in\n" << extracted;
+    for (const std::string& t : present)
+      EXPECT_NE(extracted.find(t), std::string::npos) << t << " in\n" << extracted;
+    for (const std::string& t : absent)
+      EXPECT_EQ(extracted.find(t), std::string::npos) << t << " in\n" << extracted;
+  }
+  daemon.kill(SIGTERM);
+  daemon.wait(10s);
+  std::filesystem::remove_all(dir);
+}
+
 const std::string kCsv =
     "board,white,black,white_title,white_elo,black_elo,white_fide_id,black_fide_id,white_team,"
     "black_team\n"
