@@ -25,6 +25,21 @@ std::string frame_from_event_bytes(std::string_view event_bytes) {
   return out;
 }
 
+std::string_view event_bytes_of_frame(std::string_view frame) {
+  const VarintRead inner = read_varint(frame);
+  if (inner.status != VarintStatus::kComplete || inner.value != frame.size() - inner.bytes) {
+    return {};
+  }
+  frame.remove_prefix(inner.bytes);
+  if (frame.empty() || frame.front() != kFrameEventTag) return {};
+  frame.remove_prefix(1);
+  const VarintRead length = read_varint(frame);
+  if (length.status != VarintStatus::kComplete || length.value != frame.size() - length.bytes) {
+    return {};
+  }
+  return frame.substr(length.bytes);
+}
+
 EventHub::EventHub(const std::vector<std::string>& board_ids, Logger& log) : log_(log) {
   boards_.reserve(board_ids.size());
   for (const auto& id : board_ids) boards_.emplace_back(id);

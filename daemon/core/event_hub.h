@@ -178,4 +178,9 @@ class EventHub final : public EventSource {
 // The length-delimited Frame{event} around an Event's binary form, without parsing it.
 std::string frame_from_event_bytes(std::string_view event_bytes);
 
+// The Event's binary form inside a frame made by frame_from_event_bytes: a view into
+// `frame`, so a sink that publishes bare Events (MQTT) shares the hub's one encoding
+// instead of serialising each event again. Empty for bytes that are not such a frame.
+std::string_view event_bytes_of_frame(std::string_view frame);
+
 }  // namespace eboard::daemon

@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "daemon/core/event_hub.h"
+
 namespace eboard::daemon {
 namespace {
 
@@ -268,12 +270,11 @@ void MqttPublisher::acknowledged(int mid) {
   pump();
 }
 
-void MqttPublisher::on_event(std::size_t board, const eboard::v1::Event& event) {
+void MqttPublisher::on_event(std::size_t board, const eboard::v1::Event& event,
+                             const SharedBytes& frame) {
   Board& b = boards_[board];
-  std::string bytes;
-  event.SerializeToString(&bytes);
   b.delivered = event.seq();
-  b.recent.emplace_back(event.seq(), std::move(bytes));
+  b.recent.emplace_back(event.seq(), frame);
   if (b.recent.size() > kMemoryEvents) b.recent.pop_front();  // the journal still has it
   b.state_dirty = true;
   arm_flush();
@@ -292,7 +293,7 @@ void MqttPublisher::pump() {
       if (!b.recent.empty() && b.recent.front().first <= b.next &&
           b.next <= b.recent.back().first) {
         const auto& entry = b.recent[b.next - b.recent.front().first];
-        if (!publish_event(i, entry.first, entry.second)) return;
+        if (!publish_event(i, entry.first, event_bytes_of_frame(*entry.second))) return;
       } else {
         const auto from_journal = hub_.replay(i, b.next);
         if (from_journal.empty()) {
@@ -437,7 +438,7 @@ void MqttPublisher::start_replays() {
   if (connected_) pump();
 }
 
-bool MqttPublisher::publish_event(std::size_t board, std::uint32_t seq, const std::string& bytes) {
+bool MqttPublisher::publish_event(std::size_t board, std::uint32_t seq, std::string_view bytes) {
   int mid = 0;
   const std::string t = topic(hub_.board_id(board), "events");
   const int rc = mosquitto_publish(mosq_, &mid, t.c_str(), static_cast<int>(bytes.size()),

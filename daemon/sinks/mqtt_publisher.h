@@ -45,6 +45,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "daemon/core/event_source.h"
@@ -77,7 +78,9 @@ class MqttPublisher {
   MqttPublisher& operator=(const MqttPublisher&) = delete;
 
   void start();
-  void on_event(std::size_t board, const eboard::v1::Event& event);
+  // `frame` is the hub's encoding of `event` (event_hub.h): its Event bytes are what
+  // goes out, shared rather than serialised again.
+  void on_event(std::size_t board, const eboard::v1::Event& event, const SharedBytes& frame);
   // Clean shutdown: "offline" on status, then DISCONNECT (the Will is not sent then).
   // The caller lets the loop run a little afterwards so the bytes go out.
   void shutdown();
@@ -96,7 +99,7 @@ class MqttPublisher {
     // leaves, even though the journal file may already hold it (group commit).
     std::uint32_t delivered = 0;
     std::deque<std::pair<std::uint32_t, bool>> in_flight;      // seq, acknowledged
-    std::deque<std::pair<std::uint32_t, std::string>> recent;  // unacknowledged bytes
+    std::deque<std::pair<std::uint32_t, SharedBytes>> recent;  // unacknowledged frames
     bool state_dirty = true;
     std::uint64_t pgn_version = 0;
     bool pgn_sent = false;
@@ -117,7 +120,7 @@ class MqttPublisher {
   void arm_flush();
   void arm_acked_save();
   void pump();
-  bool publish_event(std::size_t board, std::uint32_t seq, const std::string& bytes);
+  bool publish_event(std::size_t board, std::uint32_t seq, std::string_view bytes);
   bool publish_replayed(std::size_t board);
   void replay_requested(const std::string& topic, const std::string& payload);
   void start_replays();

@@ -85,7 +85,7 @@ std::optional<Error> Sinks::start() {
 
 void Sinks::on_event(std::size_t board, const eboard::v1::Event& event, const SharedBytes& frame) {
   boards_->apply(board, event);
-  if (mqtt_) mqtt_->on_event(board, event);
+  if (mqtt_) mqtt_->on_event(board, event, frame);
   if (http_) http_->on_event(board, event, frame);
   if (display_) display_->on_event(board, event);
 }
