@@ -179,7 +179,7 @@ v1::Ack BoardSession::run_action(const v1::Command& c, Millis now) {
       }
       const int t = c.set_result().termination();
       const auto kind = t == 0 ? engine::TerminationKind::kArbiter : engine::TerminationKind(t - 1);
-      tracker_->end_game(now, r, kind, false, c.set_result().description(), out);
+      tracker_->end_game(now, r, kind, engine::Finality::kFinal, c.set_result().description(), out);
       emit(out);
       return ack(v1::ACK_ERROR_UNSPECIFIED, "");
     }

@@ -239,7 +239,7 @@ void BoardSession::restore_clocks(const v1::Snapshot& s, Millis now) {
   times.black = Millis(s.black_ms());
   engine::GameEvents dropped;
   tracker_->clock_reading(now, times, dropped);
-  if (s.paused()) tracker_->pause_clock(now, true, dropped);
+  if (s.paused()) tracker_->pause_clock(now, engine::ClockHold::kPause, dropped);
   suppress_started_ = false;  // its gameStarted was among the dropped events
 }
 

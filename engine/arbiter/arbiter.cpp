@@ -108,17 +108,18 @@ void RulesArbiter::on_published(std::uint32_t proposal, std::uint64_t seq) {
 void RulesArbiter::propose_result(GameTracker& game, const std::string& result,
                                   TerminationKind termination, const std::string& description,
                                   Millis now, GameEvents& out) {
-  game_end(game, result, termination, true, description, UnwinnabilityNote::kNone, now, out);
+  game_end(game, result, termination, Finality::kProposed, description, UnwinnabilityNote::kNone,
+           now, out);
 }
 
 // A proposed end that an open proposal already makes is not proposed again (one voice per
 // decision): nothing is emitted and the open one's handle is returned.
 std::uint32_t RulesArbiter::game_end(GameTracker& game, const std::string& result,
-                                     TerminationKind termination, bool proposed,
+                                     TerminationKind termination, Finality finality,
                                      const std::string& description, UnwinnabilityNote note,
                                      Millis now, GameEvents& out) {
   std::uint32_t handle = 0;
-  if (proposed) {
+  if (finality == Finality::kProposed) {
     Proposal p;
     p.kind = Proposal::Kind::kGameEnd;
     p.result = result;
@@ -130,12 +131,12 @@ std::uint32_t RulesArbiter::game_end(GameTracker& game, const std::string& resul
   }
   // The tracker emits gameEnded; the unwinnability note and the handle ride on it.
   const std::size_t at = out.size();
-  game.end_game(now, result, termination, proposed, description, out);
+  game.end_game(now, result, termination, finality, description, out);
   if (at < out.size() && out[at].kind == GameEventKind::kGameEnded) {
     out[at].unwinnability = note;
     out[at].proposal = handle;
   }
-  if (!proposed) game_over(now);
+  if (finality == Finality::kFinal) game_over(now);
   return handle;
 }
 
@@ -176,7 +177,7 @@ void RulesArbiter::ruling(GameTracker& game, const OperatorAction& a, Millis now
       case Proposal::Kind::kGameEnd: {
         if (!accept) return;
         const std::size_t at = out.size();
-        game.end_game(now, p.result, p.termination, false,
+        game.end_game(now, p.result, p.termination, Finality::kFinal,
                       "the arbiter confirmed: " + p.description, out);
         if (at < out.size()) out[at].proposal_seq = proposal_seq;
         game_over(now);

@@ -90,7 +90,7 @@ class RulesArbiter : public Arbiter {
                         bool reinstate, const Position* before, const std::string& description,
                         Millis now, GameEvents& out);
   std::uint32_t game_end(GameTracker& game, const std::string& result, TerminationKind termination,
-                         bool proposed, const std::string& description, UnwinnabilityNote note,
+                         Finality finality, const std::string& description, UnwinnabilityNote note,
                          Millis now, GameEvents& out);
   // A claim left to the arbiter: `decided` (proposed) is emitted and remembered; the
   // claim's claimReceived, already in `out`, carries the same handle.

@@ -43,15 +43,15 @@ void RulesArbiter::decide_claim(GameTracker& game, GameEvent d, Millis now, Game
   if (d.accepted) {
     switch (d.claim_kind) {
       case ClaimKind::kThreefold:
-        game_end(game, "1/2-1/2", TerminationKind::kThreefoldClaim, false,
+        game_end(game, "1/2-1/2", TerminationKind::kThreefoldClaim, Finality::kFinal,
                  "threefold repetition claimed (9.2)", UnwinnabilityNote::kNone, now, out);
         return;
       case ClaimKind::kFifty:
-        game_end(game, "1/2-1/2", TerminationKind::kFiftyMoveClaim, false,
+        game_end(game, "1/2-1/2", TerminationKind::kFiftyMoveClaim, Finality::kFinal,
                  "fifty-move rule claimed (9.3)", UnwinnabilityNote::kNone, now, out);
         return;
       case ClaimKind::kQpf:
-        game_end(game, "1/2-1/2", TerminationKind::kArbiter, false,
+        game_end(game, "1/2-1/2", TerminationKind::kArbiter, Finality::kFinal,
                  "quickplay-finish claim upheld (D12)", UnwinnabilityNote::kNone, now, out);
         return;
       case ClaimKind::kSetup:
@@ -222,7 +222,7 @@ void RulesArbiter::resign(GameTracker& game, Color side, Millis now, GameEvents&
     note = can_mate(game, game.committed(), opponent, MatingTest::kFideHelpmate);
   const bool draw = note == UnwinnabilityNote::kUnwinnable;
   game_end(
-      game, draw ? "1/2-1/2" : win_for(opponent), TerminationKind::kResignation, false,
+      game, draw ? "1/2-1/2" : win_for(opponent), TerminationKind::kResignation, Finality::kFinal,
       draw ? "resigned, but the opponent cannot checkmate: draw (5.1.2)" : "resignation (5.1.2)",
       note, now, out);
 }
@@ -230,7 +230,7 @@ void RulesArbiter::resign(GameTracker& game, Color side, Millis now, GameEvents&
 // 5.2.3: agreement only after both players have made at least one move.
 void RulesArbiter::draw_agreed(GameTracker& game, Millis now, GameEvents& out) {
   if (game.moves_completed(kWhite) >= 1 && game.moves_completed(kBlack) >= 1) {
-    game_end(game, "1/2-1/2", TerminationKind::kAgreement, false, "draw agreed (5.2.3)",
+    game_end(game, "1/2-1/2", TerminationKind::kAgreement, Finality::kFinal, "draw agreed (5.2.3)",
              UnwinnabilityNote::kNone, now, out);
     return;
   }

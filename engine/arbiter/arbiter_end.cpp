@@ -134,7 +134,7 @@ void RulesArbiter::on_move_completed(GameTracker& game, const GameEvent& complet
     illegal_position_.reset();
     if (still) {
       game_end(game, "1/2-1/2", TerminationKind::kIllegalPosition,
-               !game.rules().auto_apply_penalties,
+               proposed_if(!game.rules().auto_apply_penalties),
                "the illegal position was still on the board after the next move (A.5.4)",
                UnwinnabilityNote::kNone, now, out);
       return;
@@ -142,8 +142,8 @@ void RulesArbiter::on_move_completed(GameTracker& game, const GameEvent& complet
   }
   const Position pos = game.committed();
   if (auto end = ending(game, pos)) {
-    game_end(game, "1/2-1/2", end->termination, false, end->description, UnwinnabilityNote::kNone,
-             now, out);
+    game_end(game, "1/2-1/2", end->termination, Finality::kFinal, end->description,
+             UnwinnabilityNote::kNone, now, out);
     return;
   }
   dead_position_suspected(game, pos, now, out);
@@ -186,17 +186,17 @@ void RulesArbiter::on_both_flags(GameTracker& game, Millis now, GameEvents& out)
     const bool final_period =
         game.clock().period(kWhite) == periods && game.clock().period(kBlack) == periods;
     if (!final_period) return;  // III.3.1.1
-    game_end(game, "1/2-1/2", TerminationKind::kBothFlags, false,
+    game_end(game, "1/2-1/2", TerminationKind::kBothFlags, Finality::kFinal,
              "both flags down in the final period, the order unknown (III.3.1.2)",
              UnwinnabilityNote::kNone, now, out);
     return;
   }
   if (r.both_flags == BothFlags::kDrawIfBothDownAtClaim) {
-    game_end(game, "1/2-1/2", TerminationKind::kBothFlags, false, "both flags down (2009 A.4.d)",
-             UnwinnabilityNote::kNone, now, out);
+    game_end(game, "1/2-1/2", TerminationKind::kBothFlags, Finality::kFinal,
+             "both flags down (2009 A.4.d)", UnwinnabilityNote::kNone, now, out);
     return;
   }
-  game_end(game, "1/2-1/2", TerminationKind::kBothFlags, true,
+  game_end(game, "1/2-1/2", TerminationKind::kBothFlags, Finality::kProposed,
            "both flags down, the order unknown: the arbiter decides", UnwinnabilityNote::kNone, now,
            out);
 }
@@ -207,12 +207,12 @@ void RulesArbiter::flag_result(GameTracker& game, Color flagged, Millis now, Gam
   const UnwinnabilityNote note =
       can_mate(game, game.committed(), opponent, game.rules().mating_test);
   if (note == UnwinnabilityNote::kUnwinnable) {
-    game_end(game, "1/2-1/2", TerminationKind::kTimeoutVsInsufficient, false,
+    game_end(game, "1/2-1/2", TerminationKind::kTimeoutVsInsufficient, Finality::kFinal,
              "flag fell, but the opponent cannot checkmate (6.9)", note, now, out);
     return;
   }
   game_end(game, win_for(opponent), TerminationKind::kTimeForfeit,
-           note == UnwinnabilityNote::kUndetermined,
+           proposed_if(note == UnwinnabilityNote::kUndetermined),
            note == UnwinnabilityNote::kUndetermined
                ? "flag fell; whether the opponent can mate is undetermined"
                : "flag fell (6.9)",
@@ -231,7 +231,7 @@ void RulesArbiter::flag_claim(GameTracker& game, Color claimant, Millis now, Gam
     d.accepted = true;
     d.claim_reason = ClaimReason::kCorrect;
     out.push_back(d);
-    game_end(game, "1/2-1/2", TerminationKind::kBothFlags, false,
+    game_end(game, "1/2-1/2", TerminationKind::kBothFlags, Finality::kFinal,
              "both flags down at the claim (2009 A.4.d)", UnwinnabilityNote::kNone, now, out);
     return;
   }
@@ -290,8 +290,9 @@ void RulesArbiter::infraction(GameTracker& game, Color side, Millis now, GameEve
       const std::size_t at = out.size();
       out.push_back(std::move(p));
       // One decision: the loss the penalty proposes is the proposed result.
-      out[at].proposal = game_end(game, win_for(~side), TerminationKind::kPenaltyLadder, proposal,
-                                  "infraction ladder (S4 10)", UnwinnabilityNote::kNone, now, out);
+      out[at].proposal =
+          game_end(game, win_for(~side), TerminationKind::kPenaltyLadder, proposed_if(proposal),
+                   "infraction ladder (S4 10)", UnwinnabilityNote::kNone, now, out);
       return;
     }
   }

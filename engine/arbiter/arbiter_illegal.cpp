@@ -173,7 +173,7 @@ void RulesArbiter::illegal_ladder(GameTracker& game, Color offender, int count, 
       // One decision, not two: the loss the penalty proposes is the proposed result.
       out[at].proposal =
           game_end(game, draw ? "1/2-1/2" : win_for(opponent), TerminationKind::kIllegalMove,
-                   proposal || note == UnwinnabilityNote::kUndetermined,
+                   proposed_if(proposal || note == UnwinnabilityNote::kUndetermined),
                    draw ? "second illegal move, but the opponent cannot checkmate (7.5.5)"
                         : "second completed illegal move (7.5.5)",
                    note, now, out);
@@ -235,7 +235,7 @@ void RulesArbiter::claim_illegal(GameTracker& game, Color claimant, Millis now, 
   const bool draw = r.illegal_move_draw_if_unwinnable && note == UnwinnabilityNote::kUnwinnable;
   const std::uint32_t handle = game_end(
       game, draw ? "1/2-1/2" : win_for(claimant), TerminationKind::kIllegalMoveClaim,
-      d.proposed || note == UnwinnabilityNote::kUndetermined,
+      proposed_if(d.proposed || note == UnwinnabilityNote::kUndetermined),
       draw ? "illegal move claimed, but the claimant cannot checkmate" : "illegal move claimed",
       note, now, out);
   // A ruling may name the claim (claimReceived, claimDecided) or the proposed result.

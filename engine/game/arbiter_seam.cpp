@@ -44,7 +44,7 @@ void Arbiter::on_published(std::uint32_t, std::uint64_t) {}
 void Arbiter::propose_result(GameTracker& game, const std::string& result,
                              TerminationKind termination, const std::string& description,
                              std::chrono::milliseconds now, GameEvents& out) {
-  game.end_game(now, result, termination, true, description, out);
+  game.end_game(now, result, termination, Finality::kProposed, description, out);
 }
 
 void Arbiter::on_both_flags(GameTracker&, std::chrono::milliseconds, GameEvents&) {}
@@ -56,7 +56,9 @@ void Arbiter::on_operator(GameTracker& game, const OperatorAction& action,
   switch (action.kind) {
     case OperatorAction::Kind::kPause:
     case OperatorAction::Kind::kResume:
-      game.pause_clock(now, action.kind == OperatorAction::Kind::kPause, out);
+      game.pause_clock(
+          now, action.kind == OperatorAction::Kind::kPause ? ClockHold::kPause : ClockHold::kResume,
+          out);
       break;
     case OperatorAction::Kind::kAddTime:
       game.adjust_clock(now, action.side, action.amount, out);

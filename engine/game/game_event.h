@@ -73,6 +73,16 @@ enum class CompletionKind : std::uint8_t {
 
 enum class PressClass : std::uint8_t { kIllegal, kRestartAllowed, kNeedsRuling };  // D6
 
+// Whether an end of the game stands, or is proposed to the arbiter, who confirms or rejects
+// it (docs/rules.md §0, the authority rule): gameEnded.proposed.
+enum class Finality : std::uint8_t { kFinal, kProposed };
+constexpr Finality proposed_if(bool arbiter_decides) {
+  return arbiter_decides ? Finality::kProposed : Finality::kFinal;
+}
+
+// 6.11: the arbiter stops the clocks, or starts them again.
+enum class ClockHold : std::uint8_t { kPause, kResume };
+
 // gameEnded.termination (docs/interfaces.md §4), without the TERMINATION_ prefix.
 enum class TerminationKind : std::uint8_t {
   kCheckmate,

@@ -207,7 +207,7 @@ void GameTracker::complete_move(Millis now, const PressVerdict& verdict, Complet
   if (verdict.game_end != GameEndKind::kNone) {
     const bool mate = verdict.game_end == GameEndKind::kCheckmate;
     end_game(now, mate ? (side == kWhite ? "1-0" : "0-1") : "1/2-1/2",
-             mate ? TerminationKind::kCheckmate : TerminationKind::kStalemate, false,
+             mate ? TerminationKind::kCheckmate : TerminationKind::kStalemate, Finality::kFinal,
              mate ? "checkmate" : "stalemate", out);
     return;
   }
@@ -380,7 +380,8 @@ std::optional<Millis> GameTracker::next_board_deadline() const {
 }
 
 void GameTracker::end_game(Millis now, const std::string& result, TerminationKind termination,
-                           bool proposed, const std::string& description, GameEvents& out) {
+                           Finality finality, const std::string& description, GameEvents& out) {
+  const bool proposed = finality == Finality::kProposed;
   GameEvent e = event(GameEventKind::kGameEnded, now);
   e.result = result;
   e.termination = termination;
@@ -396,7 +397,7 @@ void GameTracker::end_game(Millis now, const std::string& result, TerminationKin
 
 void GameTracker::annul(Millis now, const Position& next_start, const std::string& description,
                         GameEvents& out) {
-  end_game(now, "*", TerminationKind::kArbiter, false, description, out);
+  end_game(now, "*", TerminationKind::kArbiter, Finality::kFinal, description, out);
   next_start_ = next_start;
 }
 
@@ -444,7 +445,8 @@ void GameTracker::adjust_clock(Millis now, Color side, Millis delta, GameEvents&
   clock_update(now, out);
 }
 
-void GameTracker::pause_clock(Millis now, bool pause, GameEvents& out) {
+void GameTracker::pause_clock(Millis now, ClockHold hold, GameEvents& out) {
+  const bool pause = hold == ClockHold::kPause;
   arbiter_paused_ = pause;
   // Without a clock the model stays paused: nobody presses it.
   if (!pause && presence_ == ClockPresence::kNone) return clock_update(now, out);

@@ -108,8 +108,8 @@ class GameTracker {
   std::optional<Millis> next_board_deadline() const;
 
   // --- for the arbiter -------------------------------------------------------------
-  void end_game(Millis now, const std::string& result, TerminationKind termination, bool proposed,
-                const std::string& description, GameEvents& out);
+  void end_game(Millis now, const std::string& result, TerminationKind termination,
+                Finality finality, const std::string& description, GameEvents& out);
   // 7.2.1, 7.3, A.5.1: the game is annulled (gameEnded "*") and a new one is played from
   // `next_start`; it starts (gameStarted, clocks from the time control, a fresh arbiter
   // state) at the next input.
@@ -125,7 +125,7 @@ class GameTracker {
   // on_move_completed then ends the game.
   void complete_pending(Millis now, GameEvents& out);
   // 6.11: the arbiter (or a claimant) stops or restarts the clocks.
-  void pause_clock(Millis now, bool pause, GameEvents& out);
+  void pause_clock(Millis now, ClockHold hold, GameEvents& out);
   // Where the moves completed from now on come from (kPlayers until told otherwise).
   void set_move_source(MoveSource source) { move_source_ = source; }
 

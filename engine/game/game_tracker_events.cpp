@@ -91,7 +91,7 @@ void GameTracker::translate(GameEvents& out) {
         const std::string description = "result gesture on the board: " + result;
         // Proposed, the arbiter keeps it as a decision its ruling names (docs/rules.md §0).
         if (accept) {
-          end_game(r.at, result, termination, false, description, out);
+          end_game(r.at, result, termination, Finality::kFinal, description, out);
         } else {
           arbiter_->propose_result(*this, result, termination, description, r.at, out);
         }

@@ -52,7 +52,7 @@ TEST(ClocklessTracker, TheClockModelKeepsNoTimeAndNoFlagFalls) {
   b.press(kBlack, 600500);  // a press (recovery feeds one) changes nothing
   EXPECT_TRUE(b.of(GameEventKind::kClockPressWithoutMove).empty());
   GameEvents out;
-  b.tracker.pause_clock(Millis(600600), false, out);  // nor does an arbiter's resume
+  b.tracker.pause_clock(Millis(600600), ClockHold::kResume, out);  // nor does an arbiter's resume
   EXPECT_TRUE(b.tracker.clock().paused());
 }
 
