@@ -359,11 +359,9 @@ int main(int argc, char** argv) {
   const auto started = Clock::now();
   eboard::bench::PlayStats play_stats;
   Clock::time_point played;
-  std::thread player([&] {
-    play_stats = eboard::bench::play(boards, args.speed, stop_play);
-    played = Clock::now();
-    played_all = !stop_play;
-  });
+  // Plays until the end of the settling below: the boards keep answering their daemons.
+  std::thread player(
+      [&] { play_stats = eboard::bench::play(boards, args.speed, stop_play, played_all, played); });
 
   const auto wait_until = [&](Clock::time_point until, const std::atomic<bool>* done) {
     while (Clock::now() < until && !(done && *done)) {
@@ -386,15 +384,16 @@ int main(int argc, char** argv) {
   wait_until(started + std::chrono::duration_cast<Clock::duration>(
                            std::chrono::duration<double>(longest / args.speed + 120)),
              &played_all);
-  stop_play = true;
-  player.join();
+  // Read once: after played_all the player thread no longer writes `played`.
+  const bool finished = played_all;
+  const auto end_of_play = finished ? played : Clock::now();
   const double daemons_cpu = cpu_of() - daemons0;
   const double relay_cpu = process_cpu(relay.pid()).cpu - relay0;
   broker_cpu += process_cpu(child_named("mosquitto")).cpu;
   const auto machine1 = machine_jiffies();
-  std::printf("played: %.0f s%s, broker down %.1f s in the middle\n", seconds(played - started),
-              played_all ? "" : " (stopped: not every board finished its script)",
-              seconds(up - down));
+  std::printf(
+      "played: %.0f s%s, broker down %.1f s in the middle\n", seconds(end_of_play - started),
+      finished ? "" : " (stopped: not every board finished its script)", seconds(up - down));
 
   // Settle: every board's PGN at the relay equal to its daemon's.
   std::size_t equal = 0;
@@ -412,6 +411,8 @@ int main(int argc, char** argv) {
       },
       60s);
   const auto relay_end = process_cpu(relay.pid());
+  stop_play = true;
+  player.join();
   stop_watch = true;
   watcher.join();
   const Arrivals at_broker = broker_arrivals(timing);
@@ -443,7 +444,7 @@ int main(int argc, char** argv) {
       broker_to_relay.push_back(seconds(found->second - via->second) * 1000);
     }
   }
-  const double wall = seconds(played - started);
+  const double wall = seconds(end_of_play - started);
   const auto share = [&](double cpu) { return 100 * cpu / wall; };
   std::printf("boards: %zu on %d daemons; presses %zu, moves seen at the relay %zu\n",
               boards.size(), args.daemons, presses, matched);
@@ -475,6 +476,6 @@ int main(int argc, char** argv) {
   std::smatch m;
   if (std::regex_search(page, m, std::regex("fan-in: [^<]*"))) std::printf("%s\n", m.str().c_str());
   const bool whole =
-      presses > 0 && played_all && equal == boards.size() && missing.empty() && repeats == 0;
+      presses > 0 && finished && equal == boards.size() && missing.empty() && repeats == 0;
   return whole ? 0 : 1;
 }

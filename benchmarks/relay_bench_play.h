@@ -74,17 +74,24 @@ inline void exchange(RelayBoard& b, short revents) {
   }
 }
 
-// Plays every board's script on its pty until all are played and their last bytes are
-// written (or `stop`), answering the daemons' commands; the one thread owning every
-// master fd.
-inline PlayStats play(std::vector<RelayBoard>& boards, double speed, std::atomic<bool>& stop) {
+// Plays every board's script on its pty, answering the daemons' commands, until `stop`;
+// the one thread owning every master fd. When every script is played and its last bytes
+// are written it says so through `played` (and `played_at`, and the stats up to then), and
+// goes on answering: a daemon may still ask the board something about the last press
+// (a board that stopped answering then would lose the game's last move).
+inline PlayStats play(std::vector<RelayBoard>& boards, double speed, const std::atomic<bool>& stop,
+                      std::atomic<bool>& played, Clock::time_point& played_at) {
   PlayStats stats;
   std::vector<pollfd> fds(boards.size());
-  for (;; ++stats.passes) {
+  for (; !stop; ++stats.passes) {
     const auto now = Clock::now();
     bool all_done = true;
     for (RelayBoard& b : boards) all_done = advance(b, now, speed) && b.pending.empty() && all_done;
-    if (all_done || stop) break;
+    if (all_done && !played) {
+      stats.cpu_seconds = thread_cpu_seconds();
+      played_at = now;
+      played = true;
+    }
     for (std::size_t i = 0; i < boards.size(); ++i) {
       fds[i] = {boards[i].link->master_fd(),
                 static_cast<short>(POLLIN | (boards[i].pending.empty() ? 0 : POLLOUT)), 0};
@@ -92,7 +99,7 @@ inline PlayStats play(std::vector<RelayBoard>& boards, double speed, std::atomic
     ::poll(fds.data(), fds.size(), 5);
     for (std::size_t i = 0; i < boards.size(); ++i) exchange(boards[i], fds[i].revents);
   }
-  stats.cpu_seconds = thread_cpu_seconds();
+  if (!played) stats.cpu_seconds = thread_cpu_seconds();
   return stats;
 }
 
