@@ -372,4 +372,12 @@ ScriptFile read_script_file(const std::string& path) {
   return read_script(in, path);
 }
 
+Millis last_statement_time(const ScriptFile& file) {
+  Millis last{0};
+  for (const Statement& s : file.statements) {
+    if (s.at && *s.at > last) last = *s.at;
+  }
+  return last;
+}
+
 }  // namespace eboard::script

@@ -53,4 +53,8 @@ ScriptFile read_script(std::istream& in, std::string file_name);
 // Opens and reads a file, "-" meaning standard input.
 ScriptFile read_script_file(const std::string& path);
 
+// The time of the script's last timed statement (0 for a script without one): how long
+// it plays, which tests and benchmarks divide by the wall time they allow for it.
+Millis last_statement_time(const ScriptFile& file);
+
 }  // namespace eboard::script

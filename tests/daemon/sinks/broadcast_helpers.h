@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "eboard/v1/event.pb.h"
+#include "simulators/script/script_reader.h"
 #include "tests/e2e_process.h"
 
 namespace eboard::daemon::broadcast_test {
@@ -58,13 +59,8 @@ inline std::string make_script(const std::string& dir, const std::string& id, in
 
 // The time of a script's last timed line (to pick a --sim-speed).
 inline double script_seconds(const std::string& path) {
-  std::ifstream in(path);
-  std::string line;
-  double last = 0;
-  while (std::getline(in, line)) {
-    if (!line.empty() && line[0] >= '0' && line[0] <= '9') last = std::stod(line);
-  }
-  return last;
+  const auto last = script::last_statement_time(script::read_script_file(path));
+  return std::chrono::duration<double>(last).count();
 }
 
 class Broker {

@@ -202,12 +202,8 @@ inline std::string first_plies(const std::string& script, int plies) {
 // The script's last timed line, in script seconds.
 inline double script_seconds(const std::string& text) {
   std::istringstream in(text);
-  const script::ScriptFile file = script::read_script(in, "soak.ebs");
-  double last = 0;
-  for (const script::Statement& s : file.statements) {
-    if (s.at) last = std::max(last, std::chrono::duration<double>(*s.at).count());
-  }
-  return last;
+  const auto last = script::last_statement_time(script::read_script(in, "soak.ebs"));
+  return std::chrono::duration<double>(last).count();
 }
 
 // Keeps the child's pipes drained (a child whose output is not read stops) for `limit`,

@@ -25,6 +25,15 @@ std::string error_of(const std::string& line) {
   return std::holds_alternative<LineError>(result) ? std::get<LineError>(result).message : "";
 }
 
+TEST(ScriptReader, HowLongAScriptPlaysIsItsLastTimedStatement) {
+  EXPECT_EQ(last_statement_time(read("board b1\n")), Millis{0});
+  // Untimed lines (the header, operator lines without a time) do not count.
+  EXPECT_EQ(last_statement_time(
+                read("board b1\nclock 180+2\n0.000 placement 8/8/8/8/8/8/4P3/4K2k\n1.500 lift e2\n"
+                     "2.250 put e4 P\n2.750 lever white\n")),
+            Millis{2750});
+}
+
 TEST(ScriptReader, ReadsTheInterfacesExample) {
   const ScriptFile file = read(
       "board b1                      # board id\n"
