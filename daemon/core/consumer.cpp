@@ -1,5 +1,6 @@
 #include "daemon/core/consumer.h"
 
+#include <algorithm>
 #include <boost/asio/write.hpp>
 
 namespace eboard::daemon {
@@ -30,6 +31,20 @@ v1::Ack make_ack(std::uint32_t id, v1::AckError code, const std::string& error) 
 }
 
 }  // namespace
+
+void keep_public(v1::StatusReply& reply) {
+  for (v1::BoardStatus& board : *reply.mutable_boards()) {
+    auto* open = board.mutable_open_proposals();
+    open->erase(std::remove_if(
+                    open->begin(), open->end(),
+                    [](const v1::Proposal& p) { return p.visibility() != v1::VISIBILITY_PUBLIC; }),
+                open->end());
+    if (board.has_snapshot()) {
+      board.mutable_snapshot()->clear_white_illegal_count();
+      board.mutable_snapshot()->clear_black_illegal_count();
+    }
+  }
+}
 
 Consumer::Consumer(Socket socket, Transport transport, ConsumerContext& context, std::string peer)
     : socket_(std::move(socket)),
@@ -283,6 +298,7 @@ void Consumer::status(const v1::StatusRequest& request) {
   v1::Frame reply;
   if (context_.status) {
     reply = context_.status(request);
+    if (public_only_ && reply.has_status_reply()) keep_public(*reply.mutable_status_reply());
   } else {
     *reply.mutable_ack() = make_ack(request.command_id(), v1::ACK_ERROR_UNSUPPORTED,
                                     "status_request: not served here");

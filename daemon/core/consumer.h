@@ -1,7 +1,9 @@
 // One connected client of the stream sockets (docs/interfaces.md §4): hello and a snapshot
 // per board first, then live events; `subscribe` chooses boards and replays the journal
 // from `from_seq`; `command`s go to the board sessions when this connection may control;
-// a `status_request` is answered with the boards' state and open proposals.
+// a `status_request` is answered with the boards' state and open proposals. A client that
+// subscribed with `public_only` gets nothing that is the arbiter's alone, neither events
+// nor, in a status reply, proposals (keep_public).
 //
 // Slow consumers (docs/design.md): frames wait in a queue bounded in bytes; a consumer whose
 // queue would overflow is unhooked from the hub at once (so it costs the boards nothing
@@ -50,6 +52,11 @@ struct ConsumerContext {
 };
 
 inline constexpr std::size_t kMaxClientFrameBytes = 16 * 1024;
+
+// What a client of public events only gets of a status reply (a `public_only` subscriber,
+// the read-only arbiter console): the public proposals (those the players were told of),
+// and snapshots without the illegal-move counts, as on the overlay (docs/rules.md D14).
+void keep_public(eboard::v1::StatusReply& reply);
 
 class Consumer : public std::enable_shared_from_this<Consumer>, public EventListener {
  public:

@@ -1,9 +1,9 @@
 #include "daemon/sinks/console_http.h"
 
-#include <algorithm>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/http.hpp>
 
+#include "daemon/core/consumer.h"
 #include "daemon/sinks/console_command.h"
 #include "eboard/v1/json.h"
 
@@ -169,16 +169,7 @@ Response ConsoleHttp::proposals(const Request& request, const ConsoleConnection&
     return error(request, http::status::forbidden, "Origin is not this site");
   }
   v1::StatusReply reply = status_ ? status_() : v1::StatusReply();
-  if (websocket_view(request, c) != ConsoleView::kArbiter) {
-    for (v1::BoardStatus& board : *reply.mutable_boards()) {
-      auto* open = board.mutable_open_proposals();
-      open->erase(std::remove_if(open->begin(), open->end(),
-                                 [](const v1::Proposal& p) {
-                                   return p.visibility() != v1::VISIBILITY_PUBLIC;
-                                 }),
-                  open->end());
-    }
-  }
+  if (websocket_view(request, c) != ConsoleView::kArbiter) keep_public(reply);
   for (v1::BoardStatus& board : *reply.mutable_boards()) board.clear_snapshot();
   return json(request, http::status::ok, proto::to_json_line(reply));
 }
