@@ -72,6 +72,16 @@ Path path_of(std::string_view target) {
   return Path::kOther;
 }
 
+// The daemon's way of answering later: a timer on its loop.
+ConsoleHttp::Later steady_timer_later(boost::asio::any_io_executor executor) {
+  return [executor = std::move(executor)](std::chrono::milliseconds delay,
+                                          std::function<void()> then) {
+    auto timer = std::make_shared<boost::asio::steady_timer>(executor, delay);
+    timer->async_wait(
+        [timer, then = std::move(then)](const boost::system::error_code&) { then(); });
+  };
+}
+
 bool is_json(const Request& request) {
   const std::string_view type = header(request, http::field::content_type);
   return type.substr(0, type.find(';')) == "application/json";
@@ -81,13 +91,13 @@ bool is_json(const Request& request) {
 
 ConsoleHttp::ConsoleHttp(boost::asio::any_io_executor executor, EventSource& hub, std::string token,
                          std::chrono::seconds session_lifetime, ConsoleCommands commands,
-                         ConsoleStatus status, Now now, Log log)
-    : executor_(std::move(executor)),
-      hub_(hub),
+                         ConsoleStatus status, Now now, Log log, Later later)
+    : hub_(hub),
       auth_(std::move(token), session_lifetime),
       commands_(std::move(commands)),
       status_(std::move(status)),
       now_(std::move(now)),
+      later_(later ? std::move(later) : steady_timer_later(std::move(executor))),
       log_(std::move(log)) {}
 
 bool ConsoleHttp::owns(std::string_view target) {
@@ -208,10 +218,10 @@ void ConsoleHttp::login(const Request& request, const ConsoleConnection& c, cons
   }
   if (log_) log_("console: wrong token from " + c.peer_address + " (login refused)");
   // The answer is held back, so even one client trying in a loop gets nowhere fast.
-  auto timer = std::make_shared<boost::asio::steady_timer>(executor_, kWrongLoginDelay);
-  timer->async_wait(
-      [timer, reply, response = error(request, http::status::unauthorized, "wrong token")](
-          const boost::system::error_code&) mutable { reply(std::move(response)); });
+  later_(kWrongLoginDelay,
+         [reply, response = error(request, http::status::unauthorized, "wrong token")]() mutable {
+           reply(std::move(response));
+         });
 }
 
 void ConsoleHttp::command(const Request& request, const ConsoleConnection& c,

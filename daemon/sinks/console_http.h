@@ -60,11 +60,14 @@ class ConsoleHttp {
   using Reply = std::function<void(Response)>;
   using Now = std::function<ConsoleTime()>;
   using Log = std::function<void(const std::string&)>;
-  static constexpr auto kWrongLoginDelay = std::chrono::seconds(1);
+  // Calls `then` once `delay` has passed (by default a timer on `executor`; tests give
+  // their own, with the time injected by `now`).
+  using Later = std::function<void(std::chrono::milliseconds delay, std::function<void()> then)>;
+  static constexpr std::chrono::milliseconds kWrongLoginDelay{1000};
 
   ConsoleHttp(boost::asio::any_io_executor executor, EventSource& hub, std::string token,
               std::chrono::seconds session_lifetime, ConsoleCommands commands, ConsoleStatus status,
-              Now now, Log log);
+              Now now, Log log, Later later = {});
 
   // Whether the target is one of the console's (/arbiter, /arbiter/...).
   static bool owns(std::string_view target);
@@ -80,12 +83,12 @@ class ConsoleHttp {
   void command(const Request& request, const ConsoleConnection& connection,
                const ConsoleSession& session, const Reply& reply);
 
-  boost::asio::any_io_executor executor_;
   EventSource& hub_;
   ConsoleAuth auth_;
   ConsoleCommands commands_;
   ConsoleStatus status_;
   Now now_;
+  Later later_;
   Log log_;
 };
 
