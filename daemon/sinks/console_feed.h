@@ -1,9 +1,9 @@
 // What the arbiter console's WebSocket /arbiter/ws sends (docs/interfaces.md §6.3): a hello
 // naming the boards, a snapshot of each board, the items of each board's current game so
 // far (console_item: what the page lists for the arbiter), then every board's live events.
-// An arbiter view gets every event and full snapshots; a public view (not logged in, off
-// the loopback) only public events and snapshots without the illegal-move counts, as the
-// overlay (docs/rules.md D14).
+// An arbiter view (a session) gets every event and full snapshots; a public view (not
+// logged in, on any listener) only public events and snapshots without the illegal-move
+// counts, as the overlay (docs/rules.md D14).
 //
 // The current game's first seq is found in the journal once per board, on the first
 // console that connects, and followed from the live events after that, so a console

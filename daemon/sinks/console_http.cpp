@@ -250,10 +250,11 @@ ConsoleView ConsoleHttp::websocket_view(const Request& request, const ConsoleCon
   const std::string_view host = header(request, http::field::host);
   // Browsers always send Origin on a WebSocket; another site's page must not read this.
   if (!origin.empty() && !same_origin(origin, host, c.tls)) return ConsoleView::kRefused;
+  // Only a session sees what is the arbiter's alone: on a loopback listener too, where
+  // any local program, or a page that reached it, may ask.
   if (control_here(request, c) && auth_.find(header(request, http::field::cookie), now_())) {
     return ConsoleView::kArbiter;
   }
-  if (!c.tls && c.loopback_listener && is_loopback_host(host)) return ConsoleView::kArbiter;
   return ConsoleView::kPublic;
 }
 

@@ -12,6 +12,10 @@
 // reached 127.0.0.1 under its own name (DNS rebinding) gets nothing. Pages are sent with
 // a Content-Security-Policy that allows no other origin and no framing.
 //
+// What is the arbiter's alone (arbiter-only events and proposals, docs/rules.md D14) goes
+// to a logged-in session only; whoever is not logged in gets the read-only view on every
+// listener, the loopback's too, where any local program may ask.
+//
 // A wrong login is answered after kWrongLoginDelay; a command's answer (the Ack) waits
 // until the events it caused were published, as on the stream sockets. Nothing here
 // logs a request body: the token never reaches a log.
@@ -49,8 +53,8 @@ struct ConsoleConnection {
 // What a WebSocket client of /arbiter/ws gets.
 enum class ConsoleView : std::uint8_t {
   kRefused,  // a foreign Origin
-  kPublic,   // public events only (not logged in, off the loopback)
-  kArbiter,  // every event (a session, or the loopback)
+  kPublic,   // public events and proposals only (not logged in, on any listener)
+  kArbiter,  // every event (a session, where control is possible)
 };
 
 class ConsoleHttp {

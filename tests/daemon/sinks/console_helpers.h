@@ -165,6 +165,11 @@ inline HttpReply http_request(std::uint16_t port, const std::string& method,
   if (!error) http::read(stream, buffer, response, error);
   if (error) return reply;
   reply.status = static_cast<int>(response.result_int());
+  for (const auto& field : response) {
+    std::string name(field.name_string());
+    for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    reply.headers[name] = std::string(field.value());
+  }
   reply.body = response.body();
   return reply;
 }

@@ -179,6 +179,35 @@ TEST_F(ConsoleHttpTest, AnExpiredSessionGetsThePublicViewOfTheWebSocket) {
   EXPECT_EQ(console_.websocket_view(upgrade, kTls), ConsoleView::kPublic);
 }
 
+// --http on the loopback offers control, after a login: until then the browser (or any
+// local program) gets what a read-only viewer gets, the page's WebSocket and its list of
+// open proposals alike.
+TEST_F(ConsoleHttpTest, LoopbackWithoutASessionGetsTheReadOnlyView) {
+  two_proposals();
+  const std::string state = send(http::verb::get, "/arbiter/session", "", "", kLoopback).body();
+  EXPECT_NE(state.find("\"control\":true"), std::string::npos) << state;
+  EXPECT_NE(state.find("\"loggedIn\":false"), std::string::npos) << state;
+  const std::string shown = send(http::verb::get, "/arbiter/proposals", "", "", kLoopback).body();
+  EXPECT_NE(shown.find("\"seq\":12"), std::string::npos) << shown;
+  EXPECT_EQ(shown.find("\"seq\":15"), std::string::npos) << shown;
+  EXPECT_EQ(
+      console_.websocket_view(request_for(http::verb::get, "/arbiter/ws", kLoopback), kLoopback),
+      ConsoleView::kPublic);
+  EXPECT_EQ(add_time("", kLoopback).result(), http::status::unauthorized);
+
+  const std::string cookie = login(kLoopback);
+  const std::string all = send(http::verb::get, "/arbiter/proposals", cookie, "", kLoopback).body();
+  EXPECT_NE(all.find("\"seq\":12"), std::string::npos) << all;
+  EXPECT_NE(all.find("\"seq\":15"), std::string::npos) << all;
+  EXPECT_EQ(console_.websocket_view(request_for(http::verb::get, "/arbiter/ws", kLoopback, cookie),
+                                    kLoopback),
+            ConsoleView::kArbiter);
+  EXPECT_NE(send(http::verb::get, "/arbiter/session", cookie, "", kLoopback)
+                .body()
+                .find("\"loggedIn\":true"),
+            std::string::npos);
+}
+
 // A wrong token: refused, its answer held back kWrongLoginDelay, and the address locked
 // out for kFirstLockout from the wrong login (console_auth.h), during which even the right
 // token gets 429 with the seconds to wait; after it, the right token opens a session.

@@ -1,14 +1,15 @@
 // What a viewer without control gets of the arbiter's open decisions (docs/interfaces.md
-// §6.3), against a real eboardd over HTTPS with two emulated boards whose scripted games
-// each put a penalty to the arbiter (White's illegal move, fide-standard 7.5.5): on board
-// a1 under irregularity_visibility arbiter_only, so the proposal is the arbiter's alone,
-// on board p1 under the rule set's default, so the players are told of it and the
-// proposal is public. A read-only client (no session over HTTPS; the plain HTTP listener
-// on a non-loopback address) gets p1's proposal and never a1's; a logged-in one gets
-// both, each with its visibility; the console's WebSocket in the public view sends p1's
-// penalty and nothing of a1's.
+// §6.3), against a real eboardd with two emulated boards whose scripted games each put a
+// penalty to the arbiter (White's illegal move, fide-standard 7.5.5): on board a1 under
+// irregularity_visibility arbiter_only, so the proposal is the arbiter's alone, on board
+// p1 under the rule set's default, so the players are told of it and the proposal is
+// public. A read-only client gets p1's proposal and never a1's, and the console's
+// WebSocket sends it p1's penalty and nothing of a1's; a logged-in one gets both, each
+// with its visibility. Read-only is anyone without a session: over HTTPS, on plain HTTP
+// off the loopback, and on plain HTTP on the loopback too, where control is possible.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/websocket.hpp>
@@ -46,6 +47,36 @@ std::vector<v1::Proposal> open_on(const std::string& body, const std::string& bo
       if (p.board_id() == board) open.push_back(p);
   }
   return open;
+}
+
+// The events the console's WebSocket on plain HTTP `port` sends (with `cookie`, the
+// session's "name=value", or none) until board p1's event `p1_seq`: a1's items come first
+// (board order), so once p1's is there every a1 item would have been too.
+std::vector<v1::Event> console_events(std::uint16_t port, const std::string& cookie,
+                                      std::uint32_t p1_seq) {
+  asio::io_context io;
+  beast::websocket::stream<asio::ip::tcp::socket> ws(io);
+  ws.next_layer().connect({asio::ip::make_address("127.0.0.1"), port});
+  ws.set_option(beast::websocket::stream_base::decorator([&](beast::websocket::request_type& r) {
+    if (!cookie.empty()) r.set(beast::http::field::cookie, cookie);
+  }));
+  ws.handshake("127.0.0.1:" + std::to_string(port), "/arbiter/ws");
+  std::vector<v1::Event> events;
+  for (int i = 0; i < 200; ++i) {
+    beast::flat_buffer buffer;
+    ws.read(buffer);
+    const auto frame = proto::frame_from_json(beast::buffers_to_string(buffer.data()));
+    EXPECT_TRUE(frame.ok());
+    if (!frame.ok() || !frame->has_event()) continue;
+    events.push_back(frame->event());
+    if (frame->event().board_id() == "p1" && frame->event().seq() == p1_seq) break;
+  }
+  return events;
+}
+
+bool has(const std::vector<v1::Event>& events, const std::string& board, std::uint32_t seq) {
+  return std::any_of(events.begin(), events.end(),
+                     [&](const v1::Event& e) { return e.board_id() == board && e.seq() == seq; });
 }
 
 TEST(ConsoleViewE2e, ReadOnlyClientsGetThePublicProposalsOnly) {
@@ -115,25 +146,67 @@ TEST(ConsoleViewE2e, ReadOnlyClientsGetThePublicProposalsOnly) {
     EXPECT_EQ(open[0].visibility(), v1::VISIBILITY_PUBLIC);
   }
 
-  // The console's WebSocket on the read-only listener: a1's items come first (board
-  // order), so once p1's penalty is there every a1 item would have been too.
-  asio::io_context io;
-  beast::websocket::stream<asio::ip::tcp::socket> ws(io);
-  ws.next_layer().connect({asio::ip::make_address("127.0.0.1"), open_http});
-  ws.handshake("127.0.0.1:" + std::to_string(open_http), "/arbiter/ws");
-  bool saw_shared = false;
-  for (int i = 0; i < 200 && !saw_shared; ++i) {
-    beast::flat_buffer buffer;
-    ws.read(buffer);
-    const auto frame = proto::frame_from_json(beast::buffers_to_string(buffer.data()));
-    ASSERT_TRUE(frame.ok());
-    if (!frame->has_event()) continue;
-    const v1::Event& e = frame->event();
+  // The console's WebSocket on the read-only listener.
+  const std::vector<v1::Event> shown = console_events(open_http, "", shared.seq());
+  EXPECT_TRUE(has(shown, "p1", shared.seq())) << "the public penalty on the read-only WebSocket";
+  EXPECT_FALSE(has(shown, "a1", arbiters.seq()));
+  for (const v1::Event& e : shown)
     EXPECT_EQ(e.visibility(), v1::VISIBILITY_PUBLIC) << proto::to_json_line(e);
-    EXPECT_FALSE(e.board_id() == "a1" && e.seq() == arbiters.seq()) << proto::to_json_line(e);
-    saw_shared = e.board_id() == "p1" && e.seq() == shared.seq();
-  }
-  EXPECT_TRUE(saw_shared) << "the public penalty on the read-only WebSocket";
+}
+
+// --http on the loopback gives control after a login; until then the page, its list of
+// proposals and its WebSocket are the read-only console's, as anywhere else.
+TEST(ConsoleViewE2e, LoopbackWithoutALoginIsReadOnlyToo) {
+  const std::string dir = temp_dir("console-view-lo");
+  std::ofstream(dir + "/token") << kToken << "\n";
+  const std::uint16_t http = free_tcp_port();
+  Child daemon({kBin + "/eboardd", "--http", "127.0.0.1:" + std::to_string(http),
+                "--control-token-file", dir + "/token", "--journal", dir + "/journal",
+                "--journal-fsync", "never", "--runtime-dir", dir, "--listen",
+                "unix:" + dir + "/events.sock", "--board",
+                "a1=sim:" + one_illegal_move(dir, "a1", true), "--board",
+                "p1=sim:" + one_illegal_move(dir, "p1", false)});
+  ASSERT_TRUE(daemon.wait_for_stderr("http: serving on", 20s)) << daemon.err();
+  const std::string site =
+      "Origin: http://127.0.0.1:" + std::to_string(http) + "\r\nContent-Type: application/json\r\n";
+  const HttpReply login =
+      http_request(http, "POST", "/arbiter/login", site, "{\"token\":\"" + kToken + "\"}");
+  ASSERT_EQ(login.status, 200) << login.body;
+  const std::string set_cookie = login.headers.at("set-cookie");
+  const std::string session = set_cookie.substr(0, set_cookie.find(';'));
+  const std::string cookie = cookie_header(set_cookie);
+  const auto proposals = [&](const std::string& headers) {
+    return http_request(http, "GET", "/arbiter/proposals", headers, "").body;
+  };
+  ASSERT_TRUE(poll_until(
+      [&] {
+        const std::string body = proposals(cookie);
+        return open_on(body, "a1").size() == 1 && open_on(body, "p1").size() == 1;
+      },
+      20s))
+      << proposals(cookie) << daemon.err();
+  const v1::Proposal arbiters = open_on(proposals(cookie), "a1")[0];
+  const v1::Proposal shared = open_on(proposals(cookie), "p1")[0];
+  EXPECT_EQ(arbiters.visibility(), v1::VISIBILITY_ARBITER);
+
+  // Not logged in: control is possible here, and nothing is the arbiter's.
+  const std::string state = http_get(http, "/arbiter/session").body;
+  EXPECT_NE(state.find("\"control\":true"), std::string::npos) << state;
+  EXPECT_NE(state.find("\"loggedIn\":false"), std::string::npos) << state;
+  const std::string body = proposals("");
+  EXPECT_TRUE(open_on(body, "a1").empty()) << body;
+  ASSERT_EQ(open_on(body, "p1").size(), 1u) << body;
+  EXPECT_EQ(open_on(body, "p1")[0].seq(), shared.seq());
+  const std::vector<v1::Event> shown = console_events(http, "", shared.seq());
+  EXPECT_TRUE(has(shown, "p1", shared.seq()));
+  EXPECT_FALSE(has(shown, "a1", arbiters.seq()));
+  for (const v1::Event& e : shown)
+    EXPECT_EQ(e.visibility(), v1::VISIBILITY_PUBLIC) << proto::to_json_line(e);
+
+  // Logged in, the WebSocket sends the arbiter's own items as well.
+  const std::vector<v1::Event> all = console_events(http, session, shared.seq());
+  EXPECT_TRUE(has(all, "a1", arbiters.seq()));
+  EXPECT_TRUE(has(all, "p1", shared.seq()));
 }
 
 }  // namespace
