@@ -6,7 +6,9 @@
 // public. A read-only client gets p1's proposal and never a1's, and the console's
 // WebSocket sends it p1's penalty and nothing of a1's; a logged-in one gets both, each
 // with its visibility. Read-only is anyone without a session: over HTTPS, on plain HTTP
-// off the loopback, and on plain HTTP on the loopback too, where control is possible.
+// off the loopback, and on plain HTTP on the loopback too, where control is possible; in
+// headless Chromium there the page shows p1's penalty and no button until the login, then
+// a1's too, with Accept and Reject.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,6 +18,7 @@
 
 #include "eboard/v1/json.h"
 #include "tests/daemon/sinks/console_helpers.h"
+#include "tests/daemon/sinks/devtools_client.h"
 
 namespace eboard::daemon::broadcast_test {
 namespace {
@@ -207,6 +210,63 @@ TEST(ConsoleViewE2e, LoopbackWithoutALoginIsReadOnlyToo) {
   const std::vector<v1::Event> all = console_events(http, session, shared.seq());
   EXPECT_TRUE(has(all, "a1", arbiters.seq()));
   EXPECT_TRUE(has(all, "p1", shared.seq()));
+}
+
+// The page in a browser on the loopback: a person at the daemon's machine sees what a
+// viewer sees, logs in, and only then gets the arbiter's own items and the buttons. The
+// session cookie is Secure; Chromium keeps it on http://127.0.0.1, a trustworthy origin.
+TEST(ConsoleViewE2e, LoopbackPageInChromiumIsReadOnlyUntilTheLogin) {
+  const std::string dir = temp_dir("console-view-page");
+  std::ofstream(dir + "/token") << kToken << "\n";
+  const std::uint16_t http = free_tcp_port();
+  Child daemon({kBin + "/eboardd", "--http", "127.0.0.1:" + std::to_string(http),
+                "--control-token-file", dir + "/token", "--journal", dir + "/journal",
+                "--journal-fsync", "never", "--runtime-dir", dir, "--listen",
+                "unix:" + dir + "/events.sock", "--board",
+                "a1=sim:" + one_illegal_move(dir, "a1", true), "--board",
+                "p1=sim:" + one_illegal_move(dir, "p1", false)});
+  ASSERT_TRUE(daemon.wait_for_stderr("http: serving on", 20s)) << daemon.err();
+  // Both penalties are open before the page opens, so its WebSocket sends them as the
+  // current games' items, a1's first (board order).
+  const std::string site =
+      "Origin: http://127.0.0.1:" + std::to_string(http) + "\r\nContent-Type: application/json\r\n";
+  const HttpReply login =
+      http_request(http, "POST", "/arbiter/login", site, "{\"token\":\"" + kToken + "\"}");
+  ASSERT_EQ(login.status, 200) << login.body;
+  const std::string cookie = cookie_header(login.headers.at("set-cookie"));
+  ASSERT_TRUE(poll_until(
+      [&] {
+        const std::string body = http_request(http, "GET", "/arbiter/proposals", cookie, "").body;
+        return open_on(body, "a1").size() == 1 && open_on(body, "p1").size() == 1;
+      },
+      20s))
+      << daemon.err();
+
+  DevTools chrome(dir, {});
+  ASSERT_TRUE(chrome.open());
+  ASSERT_TRUE(chrome.set_viewport(1280, 800, false));
+  ASSERT_TRUE(chrome.navigate("http://127.0.0.1:" + std::to_string(http) + "/arbiter"));
+  const std::string shared = "document.querySelector('.item.open[data-board=p1]')";
+  const std::string arbiters = "document.querySelector('.item[data-board=a1]')";
+  ASSERT_TRUE(chrome.wait_for(shared + " && !document.getElementById('login').hidden", 20s))
+      << chrome.evaluate("document.body.innerText");
+  EXPECT_EQ(chrome.evaluate(arbiters + " === null"), "true")
+      << chrome.evaluate("document.getElementById('items').innerText");
+  EXPECT_EQ(chrome.evaluate("document.body.dataset.readonly"), "\"true\"");
+  EXPECT_EQ(chrome.evaluate("document.querySelectorAll('main button').length"), "0")
+      << chrome.evaluate("document.querySelector('main').innerText");
+
+  ASSERT_TRUE(chrome.click("#token"));
+  ASSERT_TRUE(chrome.type(kToken));
+  ASSERT_TRUE(chrome.click("#loginbtn"));
+  ASSERT_TRUE(
+      chrome.wait_for("document.getElementById('who').textContent.startsWith('session')", 10s))
+      << chrome.evaluate("document.getElementById('toast').textContent");
+  EXPECT_TRUE(chrome.wait_for(arbiters + "?.querySelector('[data-ruling=accept]')", 10s))
+      << chrome.evaluate("document.getElementById('items').innerText");
+  EXPECT_TRUE(chrome.wait_for(shared + "?.querySelector('[data-ruling=accept]')", 10s));
+  EXPECT_EQ(chrome.evaluate("document.body.dataset.readonly"), "\"false\"");
+  for (const auto& url : chrome.request_urls()) EXPECT_EQ(url.find(kToken), std::string::npos);
 }
 
 }  // namespace
