@@ -1,13 +1,14 @@
-// What the arbiter console refuses (docs/interfaces.md §6.3), against a real eboardd over TLS
-// with a venue certificate: commands without a session, with a wrong or an expired one,
-// from another site or without an Origin, a GET where a POST is needed, a body a plain
-// HTML form could send; a wrong token (refused, held back, then the address locked out);
-// plain HTTP off the loopback and a loopback reached under a foreign name (no control);
-// TLS clients that trust another CA (refused by their own check, on --https and on
-// --listen tls:). A refused request changes nothing: the next accepted command's first
-// event directly follows the audit record (commandApplied) of the one before the refused
-// ones. A session's expiry and the length of a lock-out are matters of time, tested with
-// the time injected (console_http_test.cpp).
+// What the arbiter console refuses (docs/interfaces.md §6.3), against a real eboardd over
+// TLS with a venue certificate: commands without a session, with a wrong or an expired
+// one, from another site or without an Origin, a GET where a POST is needed, a body a
+// plain HTML form could send; a wrong token (refused, held back, then the address locked
+// out); plain HTTP off the loopback (no control, not even with a session) and a loopback
+// reached under a foreign name; TLS clients that trust another CA (refused by their own
+// check, on --https and on --listen tls:, where the venue CA's client gets through). A
+// refused request changes nothing: the next accepted command's first event directly
+// follows the audit record (commandApplied) of the one before the refused ones. A
+// session's expiry and the length of a lock-out are matters of time, tested with the time
+// injected (console_http_test.cpp).
 #include <gtest/gtest.h>
 
 #include <boost/asio/ip/tcp.hpp>
@@ -221,6 +222,32 @@ TEST(ConsoleSecurityE2e, PlainHttpOffTheLoopbackAndForeignHostsGetNoControl) {
   };
   EXPECT_EQ(post(d.open_http, "/arbiter/login", origin).status, 403);
   EXPECT_EQ(post(d.open_http, "/arbiter/command", origin).status, 403);
+  // Not even with a session from the HTTPS listener: nothing a command does happens over
+  // plain HTTP there. The command after it, over HTTPS, is the only one with an audit
+  // record (every command that reaches a board gets one).
+  ASSERT_TRUE(d.child->wait_for_stdout("\"gameStarted\"", 20s)) << d.child->err();
+  const std::string https_site = same_site(d.https);
+  const HttpsReply session_login =
+      d.post("/arbiter/login", https_site, "{\"token\":\"" + kToken + "\"}");
+  ASSERT_EQ(session_login.status, 200) << session_login.body;
+  const std::string cookie = cookie_header(session_login.headers.at("set-cookie"));
+  EXPECT_EQ(http_request(d.open_http, "POST", "/arbiter/command",
+                         origin + cookie + "Content-Type: application/json\r\n",
+                         "{\"boardId\":\"s1\"," + kAddTime + "}")
+                .status,
+            403);
+  const HttpsReply ok = d.command(https_site + cookie, kAddTime);
+  const auto applied = proto::frame_from_json("{\"ack\":" + ok.body + "}");
+  ASSERT_TRUE(applied.ok() && applied->ack().ok()) << ok.body;
+  ASSERT_TRUE(d.child->wait_for(
+      [&](const std::string& out, const std::string&) {
+        return audit_record_seq(out, applied->ack().seq()) != 0;
+      },
+      10s))
+      << d.child->out();
+  int records = 0;
+  for (const v1::Event& e : printed(d.child->out())) records += e.has_command_applied();
+  EXPECT_EQ(records, 1) << d.child->out();
   // --http 127.0.0.1 gives control after a login, but not to a page that reached it under
   // another name (DNS rebinding: Origin and Host agree, and are not the loopback's).
   const std::uint16_t loopback = free_tcp_port();
@@ -241,10 +268,20 @@ TEST(ConsoleSecurityE2e, PlainHttpOffTheLoopbackAndForeignHostsGetNoControl) {
                    "Origin: http://127.0.0.1:" + std::to_string(loopback) + "\r\n" + json, login)
           .status,
       200);
-  // The TLS stream refuses a client that trusts another CA (its own check fails), on
-  // both TLS listeners.
-  EXPECT_EQ(https_request(d.https, d.certs.other_ca, "GET", "/arbiter/session").status, 0);
-  EXPECT_EQ(https_request(d.tls_stream, d.certs.other_ca, "GET", "/").status, 0);
+  // A client that trusts another CA refuses the daemon (its own check of the certificate
+  // fails), on both TLS listeners; one that trusts the venue CA gets through.
+  ASSERT_TRUE(d.child->wait_for_stderr("listening on tls:", 20s)) << d.child->err();
+  for (const std::uint16_t port : {d.https, d.tls_stream}) {
+    const HttpsReply foreign = https_request(port, d.certs.other_ca, "GET", "/arbiter/session");
+    EXPECT_EQ(foreign.status, 0) << port;
+    EXPECT_NE(foreign.error.find("certificate verify failed"), std::string::npos)
+        << port << ": " << foreign.error;
+    // On the stream, which speaks no HTTP, the request fails after the handshake.
+    const HttpsReply venue = https_request(port, d.certs.ca, "GET", "/arbiter/session");
+    EXPECT_EQ(venue.error.find("certificate verify failed"), std::string::npos)
+        << port << ": " << venue.error;
+  }
+  EXPECT_EQ(https_request(d.https, d.certs.ca, "GET", "/arbiter/session").status, 200);
 }
 
 // The binary stream over --listen tls: with the token, as eboard-ctl --connect tls: uses it.
