@@ -209,6 +209,9 @@ TEST(ConsoleE2e, ArbiterAcceptsAProposedResultInChromium) {
             << "/arbiter-console-{1280x800,390x844}.png\n";
   ASSERT_TRUE(chrome.set_viewport(1280, 800, false));
 
+  // Until the click the game goes on: the proposed result is in no PGN.
+  EXPECT_EQ(http_get(http, "/boards/c1.pgn").body.find("[Result \"0-1\"]"), std::string::npos);
+  EXPECT_EQ(http_get(http, "/live.pgn").body.find("[Result \"0-1\"]"), std::string::npos);
   const std::string seq = chrome.evaluate(proposal + ".dataset.seq");
   ASSERT_TRUE(chrome.click(".item.open[data-board=c1][data-seq='" + seq.substr(1, seq.size() - 2) +
                            "'] [data-ruling=accept]"));
