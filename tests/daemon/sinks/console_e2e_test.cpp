@@ -4,7 +4,8 @@
 // read-only console), logs in with the token, sees the same proposal (one proposal, the
 // penalty's "game lost" part of it; each board's clock connected), clicks Accept,
 // and the game ends with that result on the event stream, in /live.pgn and on the page -
-// while 50 overlay viewers watch another board and one WebSocket client never reads.
+// while 50 overlay viewers watch another board and one WebSocket client never reads a
+// third, hurried board, until the daemon drops it.
 // Screenshots at 1280x800 and 390x844 are kept as test artifacts; at both sizes the
 // players' names wrap in the tiles, none is cut.
 #include <gtest/gtest.h>
@@ -15,6 +16,7 @@
 #include <boost/beast/websocket.hpp>
 #include <deque>
 #include <filesystem>
+#include <iomanip>
 #include <sstream>
 #include <thread>
 
@@ -40,6 +42,28 @@ std::vector<v1::Event> printed(const std::string& out) {
     if (auto e = proto::event_from_json(line); e.ok()) events.push_back(e.value());
   }
   return events;
+}
+
+// A corpus game played cleanly in about `seconds`: a board whose events come fast, for
+// a WebSocket client that does not read to fall behind on within the test (the daemon
+// caps a client's kernel send buffer, but that and the client's receive window still
+// hold tens of kilobytes, more than the console's two short games send).
+std::string hurried_script(const std::string& dir, const std::string& id, double seconds) {
+  const std::string path = make_script(dir, id, 1);
+  const double factor = seconds / script_seconds(path);
+  std::ifstream in(path);
+  std::ostringstream out;
+  for (std::string line; std::getline(in, line);) {
+    if (!line.empty() && line[0] >= '0' && line[0] <= '9') {
+      const std::size_t space = line.find(' ');
+      std::ostringstream at;
+      at << std::fixed << std::setprecision(3) << std::stod(line.substr(0, space)) * factor;
+      line = at.str() + line.substr(space);
+    }
+    out << line << "\n";
+  }
+  std::ofstream(path) << out.str();
+  return path;
 }
 
 std::string token_file(const std::string& dir) {
@@ -86,6 +110,27 @@ class Viewers {
   std::thread thread_;
 };
 
+// Reads a child's output on a thread of its own while the test drives the browser: the
+// daemon prints every event (--print json), and a full pipe would block it. The output is
+// the test's own again after stop().
+class OutputDrain {
+ public:
+  explicit OutputDrain(Child& child)
+      : thread_([this, &child] {
+          while (!stop_)
+            child.wait_for([](const std::string&, const std::string&) { return false; }, 100ms);
+        }) {}
+  ~OutputDrain() { stop(); }
+  void stop() {
+    stop_ = true;
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+};
+
 TEST(ConsoleE2e, ArbiterAcceptsAProposedResultInChromium) {
   const std::string dir = temp_dir("console");
   const Certificates certs = make_certificates(dir);
@@ -120,7 +165,9 @@ TEST(ConsoleE2e, ArbiterAcceptsAProposedResultInChromium) {
                 "--board",
                 "c1=sim:" + illegal_moves_script(dir, "c1"),
                 "--board",
-                "c2=sim:" + kMate});
+                "c2=sim:" + kMate,
+                "--board",
+                "c3=sim:" + hurried_script(dir, "c3", 8)});
   ASSERT_TRUE(daemon.wait_for_stderr("https: serving on", 20s)) << daemon.err();
 
   // 50 read-only viewers of board c2's overlay stream and one client that never reads.
@@ -130,7 +177,10 @@ TEST(ConsoleE2e, ArbiterAcceptsAProposedResultInChromium) {
   stalled.next_layer().open(asio::ip::tcp::v4());
   stalled.next_layer().set_option(asio::socket_base::receive_buffer_size(1024));
   stalled.next_layer().connect({asio::ip::make_address("127.0.0.1"), http});
-  stalled.handshake("127.0.0.1", "/ws?board=c2");
+  stalled.handshake("127.0.0.1", "/ws?board=c3");
+  const std::string stalled_peer =
+      "127.0.0.1:" + std::to_string(stalled.next_layer().local_endpoint().port());
+  OutputDrain drain(daemon);
 
   DevTools chrome(dir, {"--ignore-certificate-errors-spki-list=" + certs.spki});
   ASSERT_TRUE(chrome.open());
@@ -217,6 +267,7 @@ TEST(ConsoleE2e, ArbiterAcceptsAProposedResultInChromium) {
                            "'] [data-ruling=accept]"));
 
   // The game ends 0-1: on the event stream, in /live.pgn and on the page.
+  drain.stop();
   ASSERT_TRUE(daemon.wait_for(
       [](const std::string& out, const std::string&) {
         for (const auto& e : printed(out)) {
@@ -257,6 +308,9 @@ TEST(ConsoleE2e, ArbiterAcceptsAProposedResultInChromium) {
 
   // The viewers kept getting c2's events while the console worked, the stalled one aside.
   EXPECT_TRUE(poll_until([&] { return viewers.ended() >= 50; }, 20s)) << viewers.ended();
+  // The one that never read fell behind on the hurried board and was let go.
+  EXPECT_TRUE(daemon.wait_for_stderr("WebSocket client " + stalled_peer + " dropped: too slow", 5s))
+      << daemon.err();
   // The token never left the login request's body: in no URL, in no log line.
   for (const auto& url : chrome.request_urls()) EXPECT_EQ(url.find(kToken), std::string::npos);
   EXPECT_FALSE(chrome.request_urls().empty());
