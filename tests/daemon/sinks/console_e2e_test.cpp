@@ -200,13 +200,7 @@ TEST(ConsoleE2e, ArbiterAcceptsAProposedResultInChromium) {
   EXPECT_EQ(chrome.evaluate("document.querySelectorAll('main button').length"), "0")
       << chrome.evaluate("document.querySelector('main').innerText");
 
-  // Log in as a person would: click the field, type the token, click the button.
-  ASSERT_TRUE(chrome.click("#token"));
-  ASSERT_TRUE(chrome.type(kToken));
-  ASSERT_TRUE(chrome.click("#loginbtn"));
-  ASSERT_TRUE(
-      chrome.wait_for("document.getElementById('who').textContent.startsWith('session')", 10s))
-      << chrome.evaluate("document.getElementById('toast').textContent");
+  ASSERT_TRUE(log_in_by_hand(chrome, kToken));
   EXPECT_EQ(chrome.evaluate("document.cookie"), "\"\"") << "the session cookie is HttpOnly";
 
   // Logged in, the same proposal has its Accept and Reject, and every board its actions.

@@ -157,37 +157,58 @@ TEST(ConsoleViewE2e, ReadOnlyClientsGetThePublicProposalsOnly) {
     EXPECT_EQ(e.visibility(), v1::VISIBILITY_PUBLIC) << proto::to_json_line(e);
 }
 
-// --http on the loopback gives control after a login; until then the page, its list of
-// proposals and its WebSocket are the read-only console's, as anywhere else.
-TEST(ConsoleViewE2e, LoopbackWithoutALoginIsReadOnlyToo) {
-  const std::string dir = temp_dir("console-view-lo");
-  std::ofstream(dir + "/token") << kToken << "\n";
-  const std::uint16_t http = free_tcp_port();
-  Child daemon({kBin + "/eboardd", "--http", "127.0.0.1:" + std::to_string(http),
-                "--control-token-file", dir + "/token", "--journal", dir + "/journal",
-                "--journal-fsync", "never", "--runtime-dir", dir, "--listen",
-                "unix:" + dir + "/events.sock", "--board",
-                "a1=sim:" + one_illegal_move(dir, "a1", true), "--board",
-                "p1=sim:" + one_illegal_move(dir, "p1", false)});
+// eboardd with --http on the loopback and the control token, serving a1 (an
+// arbiter-only penalty) and p1 (a public one), both open once it returns; `set_cookie` is
+// a login's session. Fatal failures are the caller's to check (HasFatalFailure).
+struct LoopbackConsole {
+  std::string dir;
+  std::uint16_t http = 0;
+  std::unique_ptr<Child> daemon;
+  std::string set_cookie;
+};
+
+void start_loopback_console(LoopbackConsole& out, const std::string& name) {
+  out.dir = temp_dir(name);
+  std::ofstream(out.dir + "/token") << kToken << "\n";
+  out.http = free_tcp_port();
+  const std::string& dir = out.dir;
+  out.daemon = std::make_unique<Child>(std::vector<std::string>{
+      kBin + "/eboardd", "--http", "127.0.0.1:" + std::to_string(out.http), "--control-token-file",
+      dir + "/token", "--journal", dir + "/journal", "--journal-fsync", "never", "--runtime-dir",
+      dir, "--listen", "unix:" + dir + "/events.sock", "--board",
+      "a1=sim:" + one_illegal_move(dir, "a1", true), "--board",
+      "p1=sim:" + one_illegal_move(dir, "p1", false)});
+  Child& daemon = *out.daemon;
   ASSERT_TRUE(daemon.wait_for_stderr("http: serving on", 20s)) << daemon.err();
-  const std::string site =
-      "Origin: http://127.0.0.1:" + std::to_string(http) + "\r\nContent-Type: application/json\r\n";
+  const std::string site = "Origin: http://127.0.0.1:" + std::to_string(out.http) +
+                           "\r\nContent-Type: application/json\r\n";
   const HttpReply login =
-      http_request(http, "POST", "/arbiter/login", site, "{\"token\":\"" + kToken + "\"}");
+      http_request(out.http, "POST", "/arbiter/login", site, "{\"token\":\"" + kToken + "\"}");
   ASSERT_EQ(login.status, 200) << login.body;
-  const std::string set_cookie = login.headers.at("set-cookie");
-  const std::string session = set_cookie.substr(0, set_cookie.find(';'));
-  const std::string cookie = cookie_header(set_cookie);
-  const auto proposals = [&](const std::string& headers) {
-    return http_request(http, "GET", "/arbiter/proposals", headers, "").body;
-  };
+  out.set_cookie = login.headers.at("set-cookie");
+  const std::string cookie = cookie_header(out.set_cookie);
   ASSERT_TRUE(poll_until(
       [&] {
-        const std::string body = proposals(cookie);
+        const std::string body =
+            http_request(out.http, "GET", "/arbiter/proposals", cookie, "").body;
         return open_on(body, "a1").size() == 1 && open_on(body, "p1").size() == 1;
       },
       20s))
-      << proposals(cookie) << daemon.err();
+      << daemon.err();
+}
+
+// --http on the loopback gives control after a login; until then the page, its list of
+// proposals and its WebSocket are the read-only console's, as anywhere else.
+TEST(ConsoleViewE2e, LoopbackWithoutALoginIsReadOnlyToo) {
+  LoopbackConsole console;
+  start_loopback_console(console, "console-view-lo");
+  if (HasFatalFailure()) return;
+  const std::uint16_t http = console.http;
+  const std::string session = console.set_cookie.substr(0, console.set_cookie.find(';'));
+  const std::string cookie = cookie_header(console.set_cookie);
+  const auto proposals = [&](const std::string& headers) {
+    return http_request(http, "GET", "/arbiter/proposals", headers, "").body;
+  };
   const v1::Proposal arbiters = open_on(proposals(cookie), "a1")[0];
   const v1::Proposal shared = open_on(proposals(cookie), "p1")[0];
   EXPECT_EQ(arbiters.visibility(), v1::VISIBILITY_ARBITER);
@@ -216,31 +237,13 @@ TEST(ConsoleViewE2e, LoopbackWithoutALoginIsReadOnlyToo) {
 // viewer sees, logs in, and only then gets the arbiter's own items and the buttons. The
 // session cookie is Secure; Chromium keeps it on http://127.0.0.1, a trustworthy origin.
 TEST(ConsoleViewE2e, LoopbackPageInChromiumIsReadOnlyUntilTheLogin) {
-  const std::string dir = temp_dir("console-view-page");
-  std::ofstream(dir + "/token") << kToken << "\n";
-  const std::uint16_t http = free_tcp_port();
-  Child daemon({kBin + "/eboardd", "--http", "127.0.0.1:" + std::to_string(http),
-                "--control-token-file", dir + "/token", "--journal", dir + "/journal",
-                "--journal-fsync", "never", "--runtime-dir", dir, "--listen",
-                "unix:" + dir + "/events.sock", "--board",
-                "a1=sim:" + one_illegal_move(dir, "a1", true), "--board",
-                "p1=sim:" + one_illegal_move(dir, "p1", false)});
-  ASSERT_TRUE(daemon.wait_for_stderr("http: serving on", 20s)) << daemon.err();
   // Both penalties are open before the page opens, so its WebSocket sends them as the
   // current games' items, a1's first (board order).
-  const std::string site =
-      "Origin: http://127.0.0.1:" + std::to_string(http) + "\r\nContent-Type: application/json\r\n";
-  const HttpReply login =
-      http_request(http, "POST", "/arbiter/login", site, "{\"token\":\"" + kToken + "\"}");
-  ASSERT_EQ(login.status, 200) << login.body;
-  const std::string cookie = cookie_header(login.headers.at("set-cookie"));
-  ASSERT_TRUE(poll_until(
-      [&] {
-        const std::string body = http_request(http, "GET", "/arbiter/proposals", cookie, "").body;
-        return open_on(body, "a1").size() == 1 && open_on(body, "p1").size() == 1;
-      },
-      20s))
-      << daemon.err();
+  LoopbackConsole console;
+  start_loopback_console(console, "console-view-page");
+  if (HasFatalFailure()) return;
+  const std::string& dir = console.dir;
+  const std::uint16_t http = console.http;
 
   DevTools chrome(dir, {});
   ASSERT_TRUE(chrome.open());
@@ -256,12 +259,7 @@ TEST(ConsoleViewE2e, LoopbackPageInChromiumIsReadOnlyUntilTheLogin) {
   EXPECT_EQ(chrome.evaluate("document.querySelectorAll('main button').length"), "0")
       << chrome.evaluate("document.querySelector('main').innerText");
 
-  ASSERT_TRUE(chrome.click("#token"));
-  ASSERT_TRUE(chrome.type(kToken));
-  ASSERT_TRUE(chrome.click("#loginbtn"));
-  ASSERT_TRUE(
-      chrome.wait_for("document.getElementById('who').textContent.startsWith('session')", 10s))
-      << chrome.evaluate("document.getElementById('toast').textContent");
+  ASSERT_TRUE(log_in_by_hand(chrome, kToken));
   EXPECT_TRUE(chrome.wait_for(arbiters + "?.querySelector('[data-ruling=accept]')", 10s))
       << chrome.evaluate("document.getElementById('items').innerText");
   EXPECT_TRUE(chrome.wait_for(shared + "?.querySelector('[data-ruling=accept]')", 10s));

@@ -10,6 +10,7 @@
 
 #include <google/protobuf/struct.pb.h>
 #include <google/protobuf/util/json_util.h>
+#include <gtest/gtest.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 
@@ -219,5 +220,21 @@ class DevTools {
   int next_id_ = 0;
   std::vector<std::string> urls_;
 };
+
+// Logs in to the arbiter console as a person would: click the token field, type the
+// token, click the button; the page then names the session. The failure says what the
+// page's toast said.
+inline testing::AssertionResult log_in_by_hand(DevTools& chrome, const std::string& token) {
+  using namespace std::chrono_literals;
+  if (!chrome.click("#token") || !chrome.type(token) || !chrome.click("#loginbtn")) {
+    return testing::AssertionFailure() << "the login form could not be filled in";
+  }
+  if (!chrome.wait_for("document.getElementById('who').textContent.startsWith('session')", 10s)) {
+    return testing::AssertionFailure()
+           << "no session after the login: "
+           << chrome.evaluate("document.getElementById('toast').textContent");
+  }
+  return testing::AssertionSuccess();
+}
 
 }  // namespace eboard::daemon::broadcast_test
