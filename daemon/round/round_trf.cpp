@@ -209,6 +209,24 @@ struct Game {
   bool forfeit = false;
 };
 
+bool is_forfeit(char result) { return result == '+' || result == '-'; }
+
+// A pairing scored as a forfeit, no colour on either entry ("  12 - +" against "   5 - -"):
+// a game that was never played has no colours to give, and it gets no game, only its
+// board. It is taken from the entry of the player with the smaller starting rank, who is
+// put on the white side of the board list. Without a forfeit a missing colour is odd.
+Result<std::optional<Game>> colourless_forfeit(const TrfPlayer& p, const Entry& e,
+                                               const TrfPlayer& o, const Entry* other,
+                                               const std::string& who) {
+  const bool agreed = other && other->opponent == p.rank && other->colour == '-';
+  if (!agreed || !(is_forfeit(e.result) || is_forfeit(other->result))) {
+    return Error{who + " is paired with " + std::to_string(o.rank) +
+                 " without a colour (odd pairing)"};
+  }
+  if (o.rank < p.rank) return std::optional<Game>();  // the other entry gives it
+  return std::optional<Game>(Game{&p, &o, true});
+}
+
 // The player's round entry, or why it is not a pairing that agrees with the opponent's.
 Result<std::optional<Game>> pairing_of(const TrfFile& file, const TrfPlayer& p, int round) {
   const Entry* e = entry_of(p, round);
@@ -221,11 +239,8 @@ Result<std::optional<Game>> pairing_of(const TrfFile& file, const TrfPlayer& p, 
   }
   const TrfPlayer& o = found->second;
   if (o.rank == p.rank) return Error{who + " is paired with themselves (odd pairing)"};
-  if (e->colour != 'w' && e->colour != 'b') {
-    return Error{who + " is paired with " + std::to_string(o.rank) +
-                 " without a colour (odd pairing)"};
-  }
   const Entry* other = entry_of(o, round);
+  if (e->colour != 'w' && e->colour != 'b') return colourless_forfeit(p, *e, o, other, who);
   const char want = e->colour == 'w' ? 'b' : 'w';
   if (!other || other->opponent != p.rank || other->colour != want) {
     return Error{who + " plays " + std::to_string(o.rank) + " with " +
@@ -235,8 +250,7 @@ Result<std::optional<Game>> pairing_of(const TrfFile& file, const TrfPlayer& p, 
                  " (odd pairing)"};
   }
   if (e->colour == 'b') return std::optional<Game>();  // the white player's entry gives it
-  const bool forfeit =
-      e->result == '+' || e->result == '-' || other->result == '+' || other->result == '-';
+  const bool forfeit = is_forfeit(e->result) || is_forfeit(other->result);
   return std::optional<Game>(Game{&p, &o, forfeit});
 }
 

@@ -16,7 +16,9 @@
 // with `w` names the opponent, whose entry must name that player with `b`. An opponent
 // that is not in the file, a player paired with themselves, two entries that do not
 // agree, or a colour missing is an "odd pairing" error at the line; a round no player
-// has an entry for is an error too.
+// has an entry for is an error too. The one pairing without colours that is not odd is a
+// forfeit both entries give with `-` (a game never played has no colours): it keeps its
+// board and gets no game, like any forfeit.
 //
 // Boards. A TRF records no board numbers, so they are given as the FIDE Swiss rules
 // order a published pairing list (C.04.1 F, kept in C.04.2 and the Dutch rules): by the

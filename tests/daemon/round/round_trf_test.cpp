@@ -210,6 +210,31 @@ TEST(RoundTrf, ForfeitKeepsItsBoardWithoutAGame) {
   EXPECT_EQ(plan->forfeits, std::vector<int>{2});
 }
 
+// A game never played may be written without colours; it is still the forfeit it scores.
+TEST(RoundTrf, ForfeitWithoutColoursKeepsItsBoardWithoutAGame) {
+  const std::string text =
+      replaced(replaced(spring_open(), "   7 b  ", "   7 - -"), "   4 w  ", "   4 - +");
+  auto sheet = parse_trf(text, "t.trf", round(3));
+  ASSERT_FALSE(!sheet) << sheet.error();
+  ASSERT_EQ(sheet->pairings.size(), 3u);
+  EXPECT_EQ(sheet->pairings[1].white.name, "Kosteniuk, Alexandra");
+  EXPECT_EQ(sheet->pairings[1].black.name,
+            "\xC3\x98"
+            "degaard, Ola");
+  EXPECT_TRUE(sheet->pairings[1].forfeit);
+  auto plan = plan_round(*sheet, {"b1", "b2", "b3"});
+  ASSERT_FALSE(!plan) << plan.error();
+  EXPECT_EQ(plan->games.size(), 2u);
+  EXPECT_EQ(plan->forfeits, std::vector<int>{2});
+  // Without a forfeit, or with a colour on one entry only, a missing colour is odd.
+  EXPECT_EQ(
+      error_of(replaced(replaced(spring_open(), "   7 b  ", "   7 -  "), "   4 w  ", "   4 -  ")),
+      "t.trf:10: round 3: player 4 is paired with 7 without a colour (odd pairing)");
+  EXPECT_EQ(error_of(replaced(spring_open(), "   4 w  ", "   4 - +")),
+            "t.trf:10: round 3: player 4 plays 7 with black, but player 7's entry (line 13) does "
+            "not say 4 with white (odd pairing)");
+}
+
 TEST(RoundTrf, SniffsTheFormat) {
   EXPECT_TRUE(looks_like_trf(spring_open()));
   EXPECT_TRUE(looks_like_trf("\n### comment\n001 ..."));
