@@ -2,7 +2,7 @@
 // board may be stale - after a (re)connect or a restart, after the driver discarded bytes
 // (DgtDriver requests a full dump then and holds field updates back) - presses,
 // placements and clock readings wait for the dump, and the dump is judged against the
-// committed position with the clock's running side (recovery.h find_missed_moves):
+// committed position with the clock's running side (engine/recognize/missed_moves.h):
 //   - exactly the legal moves made meanwhile: they are completed (as `recovered`);
 //   - the committed position: nothing happened that can be judged; a press that came
 //     meanwhile is not charged (a fault must never produce a ruling: the press may be
@@ -23,9 +23,9 @@
 #include <algorithm>
 
 #include "daemon/core/board_session.h"
-#include "daemon/core/recovery.h"
 #include "engine/board/fen.h"
 #include "engine/board/notation.h"
+#include "engine/recognize/missed_moves.h"
 
 namespace eboard::daemon {
 namespace {
@@ -147,9 +147,9 @@ bool BoardSession::judge_dump(Millis now, bool final) {
     return true;
   }
   const Codes board = *pending_dump_;
-  const MissedMoves missed =
-      find_missed_moves(tracker_->committed(), board, clock_known_ ? clock_running_ : std::nullopt);
-  if (missed.verdict == MissedMoves::Verdict::kUnexplained) {
+  const engine::MissedMoves missed = engine::find_missed_moves(
+      tracker_->committed(), board, clock_known_ ? clock_running_ : std::nullopt);
+  if (missed.verdict == engine::MissedMoves::Verdict::kUnexplained) {
     if (final) pending_dump_at_.reset();  // judged once when the wait runs out
     if (final && !restore_published_) {
       restore_published_ = true;
@@ -163,7 +163,7 @@ bool BoardSession::judge_dump(Millis now, bool final) {
   // Moves a press completed while unsynced are completed at that press, so that the
   // clock model charges the mover only the time until it (the tracker's time stood still).
   const Millis at = held_press_at_.value_or(now);
-  if (missed.verdict == MissedMoves::Verdict::kMoves) {
+  if (missed.verdict == engine::MissedMoves::Verdict::kMoves) {
     engine::GameEvents out;
     engine::Position pos = tracker_->committed();
     recovering_ = true;

@@ -1,11 +1,6 @@
-// After a restart or a reconnect: which moves were made on the board while nobody was
-// listening. The board's full dump is compared with the committed
-// position; if exactly one sequence of legal moves (up to kMaxMissedPlies) leads from
-// the committed position to the dumped placement, and the clock's running side is the
-// side to move after it, those moves are what happened. Anything else - no sequence,
-// several, or the clock disagreeing - is not guessed: the caller asks for a restore.
-//
-// Pure engine work, no I/O; a depth-3 search is at most ~45 000 positions (a few ms).
+// After a restart: the journal's game played into a fresh tracker once more, so that what
+// the game counted survives (replay_game below). Which moves were made on the board
+// while nobody listened is the engine's search (engine/recognize/missed_moves.h).
 #pragma once
 
 #include <array>
@@ -21,24 +16,6 @@
 #include "engine/recognize/sensed_board.h"
 
 namespace eboard::daemon {
-
-inline constexpr int kMaxMissedPlies = 3;
-
-struct MissedMoves {
-  enum class Verdict : std::uint8_t {
-    kUnchanged,    // the board shows the committed position
-    kMoves,        // `moves` explain it, confirmed by the clock
-    kUnexplained,  // no unique legal sequence, or the clock disagrees
-  };
-  Verdict verdict = Verdict::kUnexplained;
-  std::vector<engine::Move> moves;
-};
-
-// `running`: the side whose clock runs as the clock reports it (nullopt: unknown or
-// stopped, which confirms only "unchanged").
-MissedMoves find_missed_moves(const engine::Position& committed,
-                              const std::array<engine::SquareCode, engine::kSquareCount>& board,
-                              std::optional<engine::Color> running);
 
 // A restart must not reset what the game has counted so far: each side's completed moves
 // (clock periods by move count, the 6.4 check at a flag, the clock move counters compared

@@ -1,0 +1,39 @@
+// After a restart or a reconnect: which moves were made on the board while nobody was
+// listening. The board's full dump is compared with the committed position; if exactly
+// one sequence of legal moves (up to kMaxMissedPlies) leads from the committed position
+// to the dumped placement, and the clock's running side is the side to move after it,
+// those moves are what happened. Anything else - no sequence, several, or the clock
+// disagreeing - is not guessed: the caller asks for a restore.
+//
+// A depth-3 search is at most ~45 000 positions (a few ms).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "engine/board/position.h"
+#include "engine/recognize/sensed_board.h"
+
+namespace eboard::engine {
+
+inline constexpr int kMaxMissedPlies = 3;
+
+struct MissedMoves {
+  enum class Verdict : std::uint8_t {
+    kUnchanged,    // the board shows the committed position
+    kMoves,        // `moves` explain it, confirmed by the clock
+    kUnexplained,  // no unique legal sequence, or the clock disagrees
+  };
+  Verdict verdict = Verdict::kUnexplained;
+  std::vector<Move> moves;
+};
+
+// `running`: the side whose clock runs as the clock reports it (nullopt: unknown or
+// stopped, which confirms only "unchanged").
+MissedMoves find_missed_moves(const Position& committed,
+                              const std::array<SquareCode, kSquareCount>& board,
+                              std::optional<Color> running);
+
+}  // namespace eboard::engine

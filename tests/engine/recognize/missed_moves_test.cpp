@@ -1,0 +1,77 @@
+#include "engine/recognize/missed_moves.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "engine/board/fen.h"
+#include "engine/board/notation.h"
+
+namespace eboard::engine {
+namespace {
+
+using Codes = std::array<SquareCode, kSquareCount>;
+
+Codes codes_after(Position pos, const std::vector<std::string>& ucis) {
+  for (const auto& uci : ucis) pos.make(parse_uci(pos, uci).value());
+  Codes codes{};
+  for (int s = 0; s < kSquareCount; ++s) codes[s] = SquareCode(pos.piece_on(Square(s)));
+  return codes;
+}
+
+std::vector<std::string> ucis(const std::vector<Move>& moves) {
+  std::vector<std::string> out;
+  for (const auto m : moves) out.push_back(to_uci(m));
+  return out;
+}
+
+const Position& start_position() {
+  static const Position pos = parse_fen(kStartFen).value();
+  return pos;
+}
+
+TEST(MissedMoves, UnchangedBoard) {
+  const Position& kStart = start_position();
+  const auto r = find_missed_moves(kStart, codes_after(kStart, {}), std::nullopt);
+  EXPECT_EQ(r.verdict, MissedMoves::Verdict::kUnchanged);
+}
+
+TEST(MissedMoves, OneMoveConfirmedByTheClock) {
+  const Position& kStart = start_position();
+  const auto r = find_missed_moves(kStart, codes_after(kStart, {"e2e4"}), kBlack);
+  ASSERT_EQ(r.verdict, MissedMoves::Verdict::kMoves);
+  EXPECT_EQ(ucis(r.moves), (std::vector<std::string>{"e2e4"}));
+}
+
+TEST(MissedMoves, ClockDisagreesOrUnknown) {
+  const Position& kStart = start_position();
+  const Codes board = codes_after(kStart, {"e2e4"});
+  EXPECT_EQ(find_missed_moves(kStart, board, kWhite).verdict, MissedMoves::Verdict::kUnexplained);
+  EXPECT_EQ(find_missed_moves(kStart, board, std::nullopt).verdict,
+            MissedMoves::Verdict::kUnexplained);
+}
+
+TEST(MissedMoves, ThreePlies) {
+  const Position& kStart = start_position();
+  const auto r = find_missed_moves(kStart, codes_after(kStart, {"e2e4", "d7d5", "e4d5"}), kBlack);
+  ASSERT_EQ(r.verdict, MissedMoves::Verdict::kMoves);
+  EXPECT_EQ(ucis(r.moves), (std::vector<std::string>{"e2e4", "d7d5", "e4d5"}));
+}
+
+TEST(MissedMoves, TransposedOrderIsAmbiguous) {
+  const Position& kStart = start_position();
+  // 1.e4 e5 2.d4 and 1.d4 e5 2.e4 end on the same placement: nothing is guessed.
+  const auto r = find_missed_moves(kStart, codes_after(kStart, {"e2e4", "e7e5", "d2d4"}), kBlack);
+  EXPECT_EQ(r.verdict, MissedMoves::Verdict::kUnexplained);
+}
+
+TEST(MissedMoves, ImpossiblePlacementIsUnexplained) {
+  const Position& kStart = start_position();
+  Codes board = codes_after(kStart, {});
+  board[0] = kEmptyCode;  // a rook vanished
+  EXPECT_EQ(find_missed_moves(kStart, board, kBlack).verdict, MissedMoves::Verdict::kUnexplained);
+}
+
+}  // namespace
+}  // namespace eboard::engine
