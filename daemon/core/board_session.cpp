@@ -82,6 +82,10 @@ void BoardSession::clock_presence(engine::ClockPresence presence, Millis now) {
   engine::GameEvents out;
   tracker_->set_clock_presence(now, presence, out);
   emit(out);
+  // A dump waiting for the clock's next report is judged without it.
+  if (presence == engine::ClockPresence::kNone && pending_dump_ && !awaiting_dump_) {
+    judge_dump(now, false);
+  }
 }
 
 std::uint32_t BoardSession::publish_event(v1::Event event) {
@@ -188,7 +192,7 @@ void BoardSession::on_sensor(const drivers::SensorEvent& sensor, Millis now) {
     placement_known_ = true;
     if (pending_dump_) {
       (*pending_dump_)[change->square] = code_of_piece(change->piece);
-      if (clock_known_) judge_dump(now, false);
+      if (judgeable()) judge_dump(now, false);
     } else if (!unsynced()) {
       tracker_->square(now, engine::Square(change->square), code_of_piece(change->piece), out);
     }

@@ -133,6 +133,10 @@ class BoardSession {
   // Decides on the pending dump; an unexplained one waits (the board may be mid-move)
   // until `final`. Returns true when decided.
   bool judge_dump(Millis now, bool final);
+  // A pending dump can be judged: the clock has reported after it, or there is no clock.
+  bool judgeable() const;
+  void complete_recovered(const std::vector<engine::Move>& moves, Millis at);
+  void complete_clockless_gap(const Codes& board, Millis now);
   void clock_reading(const drivers::ClockReading& reading, Millis now);
   // board_session_clock.cpp: a flag waits for the reading that comes with it, and a
   // forfeit that reading claims against the model's time is proposed, never final.

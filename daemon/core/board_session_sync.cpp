@@ -74,7 +74,10 @@ void BoardSession::placement_seen(const drivers::Placement& placement, Millis no
     awaiting_dump_ = false;
     if (sync_cause_ == SyncCause::kResync && !press_held_) {
       if (presence_ == engine::ClockPresence::kNone) {
-        end_sync(now, Millis{0});  // no clock, no press on its way: the dump is the board now
+        // No clock, no press on its way: the dump is the board now, after the moves that
+        // were made behind the lost bytes, if they are unmistakable.
+        complete_clockless_gap(placement_, now);
+        end_sync(now, Millis{0});
         return;
       }
       clock_known_ = false;  // a press may be on its way: wait for the clock's next report
@@ -86,14 +89,14 @@ void BoardSession::placement_seen(const drivers::Placement& placement, Millis no
     if (!pending_dump_at_) pending_dump_at_ = now;
     // After a (re)connect, wait for a clock report made after this dump.
     if (sync_cause_ == SyncCause::kLinkUp) clock_known_ = false;
-    if (clock_known_) judge_dump(now, false);
+    if (judgeable()) judge_dump(now, false);
     return;
   }
   awaiting_dump_ = false;
   if (!pending_dump_) sync_cause_ = SyncCause::kNone;  // no game to judge
   if (pending_dump_) {
     pending_dump_ = placement_;
-    if (clock_known_) judge_dump(now, false);
+    if (judgeable()) judge_dump(now, false);
     return;
   }
   engine::GameEvents out;
@@ -147,8 +150,11 @@ bool BoardSession::judge_dump(Millis now, bool final) {
     return true;
   }
   const Codes board = *pending_dump_;
-  const engine::MissedMoves missed = engine::find_missed_moves(
-      tracker_->committed(), board, clock_known_ ? clock_running_ : std::nullopt);
+  const engine::MissedMoves missed =
+      presence_ == engine::ClockPresence::kNone
+          ? engine::find_missed_moves_without_clock(tracker_->committed(), board)
+          : engine::find_missed_moves(tracker_->committed(), board,
+                                      clock_known_ ? clock_running_ : std::nullopt);
   if (missed.verdict == engine::MissedMoves::Verdict::kUnexplained) {
     if (final) pending_dump_at_.reset();  // judged once when the wait runs out
     if (final && !restore_published_) {
@@ -163,23 +169,48 @@ bool BoardSession::judge_dump(Millis now, bool final) {
   // Moves a press completed while unsynced are completed at that press, so that the
   // clock model charges the mover only the time until it (the tracker's time stood still).
   const Millis at = held_press_at_.value_or(now);
-  if (missed.verdict == engine::MissedMoves::Verdict::kMoves) {
-    engine::GameEvents out;
-    engine::Position pos = tracker_->committed();
-    recovering_ = true;
-    tracker_->set_move_source(engine::MoveSource::kRecovered);
-    for (const engine::Move m : missed.moves) {
-      const Color mover = pos.side_to_move();
-      pos.make(m);
-      tracker_->placement(at, codes_of(pos), out);
-      tracker_->lever(at, mover, out);
-      emit(out);
-    }
-    tracker_->set_move_source(engine::MoveSource::kPlayers);
-    recovering_ = false;
-  }
+  if (missed.verdict == engine::MissedMoves::Verdict::kMoves) complete_recovered(missed.moves, at);
   end_sync(now, at);
   return true;
+}
+
+bool BoardSession::judgeable() const {
+  return clock_known_ || presence_ == engine::ClockPresence::kNone;
+}
+
+// The moves a dump shows were made meanwhile, completed as `recovered` at `at`: each is
+// shown to the tracker as its placement and its press. Without a clock there are no
+// presses: each placement completes the move before it (its opponent began), and the last
+// move stands on the board, where the clockless completion judges it like any other (it
+// may still be taken back, or be a piece put down on its way).
+void BoardSession::complete_recovered(const std::vector<engine::Move>& moves, Millis at) {
+  const bool presses = presence_ != engine::ClockPresence::kNone;
+  engine::GameEvents out;
+  engine::Position pos = tracker_->committed();
+  recovering_ = true;
+  tracker_->set_move_source(engine::MoveSource::kRecovered);
+  for (std::size_t i = 0; i < moves.size(); ++i) {
+    const Color mover = pos.side_to_move();
+    pos.make(moves[i]);
+    // The move left standing is published as standing (moveTentative), as any is.
+    if (!presses && i + 1 == moves.size()) recovering_ = false;
+    tracker_->placement(at, codes_of(pos), out);
+    if (presses) tracker_->lever(at, mover, out);
+    emit(out);
+  }
+  tracker_->set_move_source(engine::MoveSource::kPlayers);
+  recovering_ = false;
+}
+
+// A board without a clock that lost bytes mid-game: moves went on behind them (a player
+// who replies at once, a line that stays damaged for a while). When one sequence of legal
+// moves explains the dump, those followed by the opponent's move are complete (the
+// clockless rule) and the last one stands; anything else is shown to the tracker as it is,
+// where a move in progress is judged as on any board.
+void BoardSession::complete_clockless_gap(const Codes& board, Millis now) {
+  const engine::MissedMoves missed =
+      engine::find_missed_moves_without_clock(tracker_->committed(), board);
+  if (missed.verdict == engine::MissedMoves::Verdict::kMoves) complete_recovered(missed.moves, now);
 }
 
 // The board is synchronised: the tracker gets the board as it stands and the clock's

@@ -35,10 +35,9 @@ void search(Position& pos, const Board& board, int depth, std::vector<Move>& pat
   }
 }
 
-}  // namespace
-
-MissedMoves find_missed_moves(const Position& committed, const Board& board,
-                              std::optional<Color> running) {
+// The one shortest sequence of legal moves from `committed` to `board`, if there is one:
+// a second one of the same length is ambiguous.
+MissedMoves shortest_unique(const Position& committed, const Board& board) {
   MissedMoves result;
   if (matches(committed, board)) {
     result.verdict = MissedMoves::Verdict::kUnchanged;
@@ -50,17 +49,29 @@ MissedMoves find_missed_moves(const Position& committed, const Board& board,
     std::vector<Move> path;
     search(pos, board, depth, path, found);
     if (found.empty()) continue;
-    // The shortest explanation decides; a second one of the same length is ambiguous.
     if (found.size() > 1) return result;
-    // After an odd number of plies the other side is to move, and its clock must run.
-    const Color to_move =
-        depth % 2 == 0 ? committed.side_to_move() : Color(1 - committed.side_to_move());
-    if (!running || *running != to_move) return result;
     result.verdict = MissedMoves::Verdict::kMoves;
     result.moves = found.front();
     return result;
   }
   return result;
+}
+
+}  // namespace
+
+MissedMoves find_missed_moves(const Position& committed, const Board& board,
+                              std::optional<Color> running) {
+  MissedMoves result = shortest_unique(committed, board);
+  if (result.verdict != MissedMoves::Verdict::kMoves) return result;
+  // After an odd number of plies the other side is to move, and its clock must run.
+  const Color to_move =
+      result.moves.size() % 2 == 0 ? committed.side_to_move() : Color(1 - committed.side_to_move());
+  if (!running || *running != to_move) return MissedMoves{};
+  return result;
+}
+
+MissedMoves find_missed_moves_without_clock(const Position& committed, const Board& board) {
+  return shortest_unique(committed, board);
 }
 
 }  // namespace eboard::engine

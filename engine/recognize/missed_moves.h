@@ -36,4 +36,12 @@ MissedMoves find_missed_moves(const Position& committed,
                               const std::array<SquareCode, kSquareCount>& board,
                               std::optional<Color> running);
 
+// A board without a clock (docs/clockless.md): nothing tells whose turn it is, so the one
+// shortest sequence stands on its own. Its plies but the last were followed by the
+// opponent's move and are complete; the last one stands on the board as any move does
+// there, and the caller leaves it to the clockless completion (it may still be taken
+// back or moved on, a piece put down on its way).
+MissedMoves find_missed_moves_without_clock(const Position& committed,
+                                            const std::array<SquareCode, kSquareCount>& board);
+
 }  // namespace eboard::engine

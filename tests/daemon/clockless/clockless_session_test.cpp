@@ -45,6 +45,11 @@ class ClocklessSession : public testing::Test {
     return out;
   }
   using Completed = std::vector<std::pair<std::string, v1::Completion>>;
+  int count_of(bool (v1::Event::*has)() const) const {
+    int n = 0;
+    for (const auto& e : published_.events) n += (e.*has)();
+    return n;
+  }
 };
 
 TEST_F(ClocklessSession, AClockNoneBoardDropsTheClockAndCompletesByTheBoard) {
@@ -111,6 +116,75 @@ TEST_F(ClocklessSession, AResumedClocklessGameGoesOnWithoutAClock) {
       EXPECT_EQ(e.move_completed().ply(), 3u);
     }
   }
+}
+
+// Bytes lost on a board without a clock while the players went on: one sequence of legal
+// moves explains the dump, so the moves the opponent answered are completed (recovered)
+// and the last one stands on the board, completed when the opponent begins.
+TEST_F(ClocklessSession, MovesMadeBehindLostBytesAreCompletedAndTheLastOneStands) {
+  session_.set_clock_setting(drivers::ClockSetting::kNone, milliseconds(0));
+  session_.on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(0));
+  move(sq('e', 2), sq('e', 4), Piece::kWhitePawn, 1000);
+  move(sq('e', 7), sq('e', 5), Piece::kBlackPawn, 2500);
+  ASSERT_EQ(completed(), (Completed{{"e2e4", v1::COMPLETION_OPPONENT_BEGAN}}));
+  session_.on_resync();
+  // e5 stood, then Nf3 and Bc5 (which only e5 lets out) were made behind the lost bytes.
+  session_.on_sensor(drivers::PlacementSeen{placement_of(
+                         "rnbqk1nr/pppp1ppp/8/2b1p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3")},
+                     milliseconds(3000));
+  EXPECT_EQ(completed(), (Completed{{"e2e4", v1::COMPLETION_OPPONENT_BEGAN},
+                                    {"e7e5", v1::COMPLETION_RECOVERED},
+                                    {"g1f3", v1::COMPLETION_RECOVERED}}));
+  move(sq('f', 1), sq('c', 4), Piece::kWhiteBishop, 3500);  // White begins: Bc5 completes
+  EXPECT_EQ(completed().back(),
+            (std::pair<std::string, v1::Completion>{"f8c5", v1::COMPLETION_OPPONENT_BEGAN}));
+  EXPECT_EQ(count_of(&v1::Event::has_restore_requested), 0);
+  EXPECT_EQ(count_of(&v1::Event::has_illegal_move_pending), 0);
+}
+
+// A dump that two orders of moves explain (1. e4 e5 2. d4 or 1. d4 e5 2. e4) is not
+// guessed: it is shown to the tracker as the board stands, which cannot explain it either,
+// and nothing is completed.
+TEST_F(ClocklessSession, ADumpTwoOrdersOfMovesExplainCompletesNothing) {
+  session_.set_clock_setting(drivers::ClockSetting::kNone, milliseconds(0));
+  session_.on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(0));
+  session_.on_resync();
+  session_.on_sensor(drivers::PlacementSeen{placement_of(
+                         "rnbqkbnr/pppp1ppp/8/4p3/3PP3/8/PPP2PPP/RNBQKBNR b KQkq - 0 2")},
+                     milliseconds(1000));
+  session_.advance(milliseconds(8000));
+  EXPECT_TRUE(completed().empty());
+  EXPECT_EQ(count_of(&v1::Event::has_move_tentative), 0);
+}
+
+// After a restart the board is judged at once, with no clock report to wait for, and a move
+// made while the daemon was down stands on the board like any other.
+TEST_F(ClocklessSession, AMoveMadeWhileTheDaemonWasDownStandsWithoutARestore) {
+  session_.set_clock_setting(drivers::ClockSetting::kNone, milliseconds(0));
+  session_.on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(0));
+  move(sq('e', 2), sq('e', 4), Piece::kWhitePawn, 1000);
+  move(sq('e', 7), sq('e', 5), Piece::kBlackPawn, 2500);
+  ASSERT_EQ(completed().size(), 1u);
+  const BoardState journal = state_;
+  published_.events.clear();
+  BoardSession second("b1", GameSetup{"fide-blitz", "180+2", {}, {}, ""},
+                      drivers::WhiteSetting::kLeft, published_.publish());
+  second.set_clock_setting(drivers::ClockSetting::kNone, milliseconds(0));
+  ASSERT_FALSE(second.resume(journal).has_value());
+  second.on_link_up();
+  const milliseconds r = second.resume_at();
+  // e5 (left standing before the stop) and Nf3 were made meanwhile.
+  second.on_sensor(drivers::PlacementSeen{placement_of(
+                       "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2")},
+                   r);
+  EXPECT_EQ(completed(), (Completed{{"e7e5", v1::COMPLETION_RECOVERED}}));
+  EXPECT_EQ(count_of(&v1::Event::has_move_tentative), 1);  // Nf3, standing
+  second.on_sensor(drivers::SquareChanged{sq('b', 8), Piece::kEmpty}, r + milliseconds(1000));
+  second.advance(r + milliseconds(1500));
+  EXPECT_EQ(completed().back(),
+            (std::pair<std::string, v1::Completion>{"g1f3", v1::COMPLETION_OPPONENT_BEGAN}));
+  second.advance(r + milliseconds(10000));
+  EXPECT_EQ(count_of(&v1::Event::has_restore_requested), 0);
 }
 
 }  // namespace

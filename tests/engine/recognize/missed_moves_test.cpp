@@ -73,5 +73,27 @@ TEST(MissedMoves, ImpossiblePlacementIsUnexplained) {
   EXPECT_EQ(find_missed_moves(kStart, board, kBlack).verdict, MissedMoves::Verdict::kUnexplained);
 }
 
+// Without a clock nothing checks whose turn it is: the one shortest sequence stands, of
+// either parity, and an ambiguous or impossible board is still not guessed.
+TEST(MissedMoves, WithoutAClockTheUniqueSequenceStandsOnItsOwn) {
+  const Position& kStart = start_position();
+  EXPECT_EQ(find_missed_moves_without_clock(kStart, codes_after(kStart, {})).verdict,
+            MissedMoves::Verdict::kUnchanged);
+  const auto one = find_missed_moves_without_clock(kStart, codes_after(kStart, {"g1f3"}));
+  ASSERT_EQ(one.verdict, MissedMoves::Verdict::kMoves);
+  EXPECT_EQ(ucis(one.moves), (std::vector<std::string>{"g1f3"}));
+  const auto three =
+      find_missed_moves_without_clock(kStart, codes_after(kStart, {"e2e4", "d7d5", "e4d5"}));
+  ASSERT_EQ(three.verdict, MissedMoves::Verdict::kMoves);
+  EXPECT_EQ(ucis(three.moves), (std::vector<std::string>{"e2e4", "d7d5", "e4d5"}));
+  EXPECT_EQ(find_missed_moves_without_clock(kStart, codes_after(kStart, {"e2e4", "e7e5", "d2d4"}))
+                .verdict,
+            MissedMoves::Verdict::kUnexplained);
+  Codes lifted = codes_after(kStart, {"e2e4"});
+  lifted[6] = kEmptyCode;  // g1: White's knight in the hand
+  EXPECT_EQ(find_missed_moves_without_clock(kStart, lifted).verdict,
+            MissedMoves::Verdict::kUnexplained);
+}
+
 }  // namespace
 }  // namespace eboard::engine
