@@ -135,8 +135,9 @@ class BoardSession {
   bool judge_dump(Millis now, bool final);
   // A pending dump can be judged: the clock has reported after it, or there is no clock.
   bool judgeable() const;
+  // The legal moves the tracker last saw standing on the board (its recognizer's chain).
+  std::vector<engine::Move> seen_standing() const;
   void complete_recovered(const std::vector<engine::Move>& moves, Millis at);
-  void complete_clockless_gap(const Codes& board, Millis now);
   void clock_reading(const drivers::ClockReading& reading, Millis now);
   // board_session_clock.cpp: a flag waits for the reading that comes with it, and a
   // forfeit that reading claims against the model's time is proposed, never final.

@@ -20,6 +20,9 @@
 // it (clock_gate.h), and lost bytes may have held one, which the clock's next reading
 // shows - and a dump that already shows the next player's hand at work would turn it
 // into an illegal move; a press that comes is judged against the dump like any other.
+// A board without a clock has no presses and no clock to agree: its dump is judged at
+// once, against the one shortest sequence of moves alone (docs/clockless.md), and after
+// lost bytes one that stays unexplained for the wait is shown to the game as it stands.
 #include <algorithm>
 
 #include "daemon/core/board_session.h"
@@ -72,14 +75,8 @@ void BoardSession::placement_seen(const drivers::Placement& placement, Millis no
   placement_known_ = true;
   if (awaiting_dump_ && in_game()) {
     awaiting_dump_ = false;
-    if (sync_cause_ == SyncCause::kResync && !press_held_) {
-      if (presence_ == engine::ClockPresence::kNone) {
-        // No clock, no press on its way: the dump is the board now, after the moves that
-        // were made behind the lost bytes, if they are unmistakable.
-        complete_clockless_gap(placement_, now);
-        end_sync(now, Millis{0});
-        return;
-      }
+    if (sync_cause_ == SyncCause::kResync && !press_held_ &&
+        presence_ != engine::ClockPresence::kNone) {
       clock_known_ = false;  // a press may be on its way: wait for the clock's next report
     }
     pending_dump_ = placement_;
@@ -141,7 +138,8 @@ bool BoardSession::judge_dump(Millis now, bool final) {
   // holds back the field updates that came in between, so this one may show a move half
   // made (a castling rook on f1, its king still on e1), which a press would complete.
   if (awaiting_dump_) return false;
-  if (sync_cause_ == SyncCause::kResync && !press_held_) {
+  const bool clockless = presence_ == engine::ClockPresence::kNone;
+  if (sync_cause_ == SyncCause::kResync && !press_held_ && !clockless) {
     // The clock reported after the dump (or its wait ran out) and no press came: every
     // press was heard, nothing was completed in the gap, the board is as it stands.
     pending_dump_.reset();
@@ -151,10 +149,19 @@ bool BoardSession::judge_dump(Millis now, bool final) {
   }
   const Codes board = *pending_dump_;
   const engine::MissedMoves missed =
-      presence_ == engine::ClockPresence::kNone
-          ? engine::find_missed_moves_without_clock(tracker_->committed(), board)
+      clockless
+          ? engine::find_missed_moves_without_clock(tracker_->committed(), board, seen_standing())
           : engine::find_missed_moves(tracker_->committed(), board,
                                       clock_known_ ? clock_running_ : std::nullopt);
+  if (missed.verdict == engine::MissedMoves::Verdict::kUnexplained && final && clockless &&
+      sync_cause_ == SyncCause::kResync) {
+    // Bytes lost on a board without a clock, and the board still no sequence of moves: a
+    // move in progress all this time (a piece held), which the game judges as it stands.
+    pending_dump_.reset();
+    pending_dump_at_.reset();
+    end_sync(now, now);
+    return true;
+  }
   if (missed.verdict == engine::MissedMoves::Verdict::kUnexplained) {
     if (final) pending_dump_at_.reset();  // judged once when the wait runs out
     if (final && !restore_published_) {
@@ -172,6 +179,13 @@ bool BoardSession::judge_dump(Millis now, bool final) {
   if (missed.verdict == engine::MissedMoves::Verdict::kMoves) complete_recovered(missed.moves, at);
   end_sync(now, at);
   return true;
+}
+
+std::vector<engine::Move> BoardSession::seen_standing() const {
+  std::vector<engine::Move> seen;
+  const engine::MoveRecognizer& r = tracker_->recognizer();
+  for (int i = 0; i < r.pending_count(); ++i) seen.push_back(r.pending(i));
+  return seen;
 }
 
 bool BoardSession::judgeable() const {
@@ -200,17 +214,6 @@ void BoardSession::complete_recovered(const std::vector<engine::Move>& moves, Mi
   }
   tracker_->set_move_source(engine::MoveSource::kPlayers);
   recovering_ = false;
-}
-
-// A board without a clock that lost bytes mid-game: moves went on behind them (a player
-// who replies at once, a line that stays damaged for a while). When one sequence of legal
-// moves explains the dump, those followed by the opponent's move are complete (the
-// clockless rule) and the last one stands; anything else is shown to the tracker as it is,
-// where a move in progress is judged as on any board.
-void BoardSession::complete_clockless_gap(const Codes& board, Millis now) {
-  const engine::MissedMoves missed =
-      engine::find_missed_moves_without_clock(tracker_->committed(), board);
-  if (missed.verdict == engine::MissedMoves::Verdict::kMoves) complete_recovered(missed.moves, now);
 }
 
 // The board is synchronised: the tracker gets the board as it stands and the clock's

@@ -70,7 +70,19 @@ MissedMoves find_missed_moves(const Position& committed, const Board& board,
   return result;
 }
 
-MissedMoves find_missed_moves_without_clock(const Position& committed, const Board& board) {
+MissedMoves find_missed_moves_without_clock(const Position& committed, const Board& board,
+                                            const std::vector<Move>& seen) {
+  for (std::size_t known = seen.size(); known > 0; --known) {
+    Position pos = committed;
+    for (std::size_t i = 0; i < known; ++i) pos.make(seen[i]);
+    MissedMoves rest = shortest_unique(pos, board);
+    if (rest.verdict == MissedMoves::Verdict::kUnexplained) continue;
+    MissedMoves result;
+    result.verdict = MissedMoves::Verdict::kMoves;
+    result.moves.assign(seen.begin(), seen.begin() + static_cast<std::ptrdiff_t>(known));
+    result.moves.insert(result.moves.end(), rest.moves.begin(), rest.moves.end());
+    return result;
+  }
   return shortest_unique(committed, board);
 }
 

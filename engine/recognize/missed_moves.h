@@ -40,8 +40,13 @@ MissedMoves find_missed_moves(const Position& committed,
 // shortest sequence stands on its own. Its plies but the last were followed by the
 // opponent's move and are complete; the last one stands on the board as any move does
 // there, and the caller leaves it to the clockless completion (it may still be taken
-// back or moved on, a piece put down on its way).
+// back or moved on, a piece put down on its way). `seen`: the legal moves last seen
+// standing on the board from `committed` (the recognizer's pending chain). They were
+// made: a sequence that goes on from the longest of them that still fits is taken
+// first (kMaxMissedPlies beyond them), so that moves seen before the gap do not count
+// as unknown ones, whose order may be ambiguous.
 MissedMoves find_missed_moves_without_clock(const Position& committed,
-                                            const std::array<SquareCode, kSquareCount>& board);
+                                            const std::array<SquareCode, kSquareCount>& board,
+                                            const std::vector<Move>& seen = {});
 
 }  // namespace eboard::engine

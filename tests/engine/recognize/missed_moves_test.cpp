@@ -95,5 +95,23 @@ TEST(MissedMoves, WithoutAClockTheUniqueSequenceStandsOnItsOwn) {
             MissedMoves::Verdict::kUnexplained);
 }
 
+// A move seen standing before the gap was made: 1. e4 e5 2. d4 is ambiguous from the start
+// (1. d4 e5 2. e4), not once e4 was seen.
+TEST(MissedMoves, WithoutAClockTheMovesSeenStandingComeFirst) {
+  const Position& kStart = start_position();
+  const Codes board = codes_after(kStart, {"e2e4", "e7e5", "d2d4"});
+  const Move e4 = parse_uci(kStart, "e2e4").value();
+  const auto r = find_missed_moves_without_clock(kStart, board, {e4});
+  ASSERT_EQ(r.verdict, MissedMoves::Verdict::kMoves);
+  EXPECT_EQ(ucis(r.moves), (std::vector<std::string>{"e2e4", "e7e5", "d2d4"}));
+  // A move seen that the board no longer shows (taken back, another played) is not used.
+  const Move nf3 = parse_uci(kStart, "g1f3").value();
+  EXPECT_EQ(find_missed_moves_without_clock(kStart, board, {nf3}).verdict,
+            MissedMoves::Verdict::kUnexplained);
+  const auto other = find_missed_moves_without_clock(kStart, codes_after(kStart, {"d2d4"}), {nf3});
+  ASSERT_EQ(other.verdict, MissedMoves::Verdict::kMoves);
+  EXPECT_EQ(ucis(other.moves), (std::vector<std::string>{"d2d4"}));
+}
+
 }  // namespace
 }  // namespace eboard::engine
