@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdlib>
 
+#include "drivers/dgt/dgt_protocol.h"
+
 namespace eboard::drivers::dgt {
 namespace {
 
@@ -45,14 +47,42 @@ bool needs_confirmation(const std::optional<GatedReading>& base, const GatedRead
   return !clock_status_possible(next.status) && next.status != base->status;
 }
 
-// `held`, confirmed, has the lever where `accepted` had it but is not what the clock
-// shows without a press, and `replaced` had the lever the other way: two presses.
+// The side whose clock runs while the lever is high on `lever_high` (§11.3).
+ClockSide running_side(ClockSide lever_high) {
+  if (kLeverHighRightMeansLeftPressed) return lever_high;
+  return lever_high == ClockSide::kLeft ? ClockSide::kRight : ClockSide::kLeft;
+}
+
+// `after` reads as the clock one press after `before` (§1.8): the lever moved, the clock
+// runs on the side it now stands high on, the side that did not press kept its time, and
+// no flag fell that `before` did not announce. The presser's own time is not checked: an
+// increment or a period's time may have been added to it.
+bool one_press(const GatedReading& before, const GatedReading& after) {
+  const ClockReading& a = after.reading;
+  if (!a.lever_high || a.lever_high == before.reading.lever_high ||
+      !clock_status_possible(after.status))
+    return false;
+  const ClockSide runs = running_side(*a.lever_high);
+  if (!a.running || a.turn != runs) return false;
+  if (flag_unannounced(before, after, ClockSide::kLeft) ||
+      flag_unannounced(before, after, ClockSide::kRight))
+    return false;
+  return time_consistent(before, after, runs);
+}
+
+// `replaced` was never confirmed: it is released as a press between `accepted` and the
+// confirmed `held` only when it reads as one press from `accepted`, `held` as one press
+// from it, and `held`'s times are not what `accepted` shows with only its clock running.
 bool second_press(const GatedReading& accepted, const GatedReading& replaced,
                   const GatedReading& held) {
-  return replaced.reading.lever_high != accepted.reading.lever_high &&
-         held.reading.lever_high == accepted.reading.lever_high &&
-         !clock_consistent(accepted, held);
+  const bool times_moved = !time_consistent(accepted, held, ClockSide::kLeft) ||
+                           !time_consistent(accepted, held, ClockSide::kRight);
+  return times_moved && held.reading.lever_high == accepted.reading.lever_high &&
+         one_press(accepted, replaced) && one_press(replaced, held);
 }
+
+// Replaced readings kept for that: the press and one or two damaged copies of it.
+constexpr std::size_t kReplacedKept = 4;
 
 }  // namespace
 
@@ -80,20 +110,25 @@ GateRelease ClockGate::offer(const GatedReading& next) {
   absent_held_ = false;  // a reading: the "no clock" before it was damage
   if (held_) {
     if (clock_consistent(*held_, next)) {
-      if (replaced_ && accepted_ && second_press(*accepted_, *replaced_, *held_))
-        release.earlier = replaced_->reading;
+      for (auto r = replaced_.rbegin(); accepted_ && r != replaced_.rend(); ++r) {
+        if (!second_press(*accepted_, *r, *held_)) continue;
+        release.earlier = r->reading;
+        break;
+      }
       release.confirmed = held_->reading;
       accepted_ = held_;
       held_.reset();
     } else if (accepted_ && clock_consistent(*accepted_, next)) {
       held_.reset();  // the held one was damage
     } else {
-      replaced_ = held_;  // neither: the newer one waits for its own confirmation
+      // Neither: the newer one waits for its own confirmation.
+      if (replaced_.size() == kReplacedKept) replaced_.erase(replaced_.begin());
+      replaced_.push_back(*held_);
       held_ = next;
       release.replaced = true;
       return release;
     }
-    replaced_.reset();
+    replaced_.clear();
     release.resolved = true;
   }
   if (needs_confirmation(accepted_, next)) {
@@ -111,7 +146,7 @@ bool ClockGate::offer_absent() {
     return true;
   }
   held_.reset();
-  replaced_.reset();
+  replaced_.clear();
   absent_held_ = true;
   return false;
 }
@@ -119,7 +154,7 @@ bool ClockGate::offer_absent() {
 void ClockGate::reset() {
   accepted_.reset();
   held_.reset();
-  replaced_.reset();
+  replaced_.clear();
   absent_held_ = false;
 }
 

@@ -19,8 +19,13 @@
 // instead, the held one was damage and is dropped; otherwise the newer one is held in its
 // place. When that newer one is confirmed with the lever back where the last accepted
 // reading had it but the times changed, both were presses made within the round trip (an
-// emulator playing as fast as the host reads does that), and the replaced one is
-// released first.
+// emulator playing as fast as the host reads does that), and a reading it replaced is
+// released first. That reading was never confirmed, so it is released only when it reads
+// as one press from the accepted reading and the confirmed one as one press from it: the
+// lever moved, the clock runs on the side the lever is now high on, the side that did not
+// press kept its time, and no flag fell unannounced; and the confirmed reading's times are
+// not what the accepted one shows with only the clock running. A damaged lever or running
+// bit, a damaged time or flag, or a flag fall or stop that came meanwhile, is no press.
 //
 // Tolerance: 2 s. The DGT 3000 reports whole seconds (§1.8: BCD seconds), so two
 // truncated readings of a running clock differ from the elapsed time by less than 1 s,
@@ -32,6 +37,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "drivers/decoder.h"
 #include "drivers/sensor_event.h"
@@ -74,7 +80,8 @@ class ClockGate {
  private:
   std::optional<GatedReading> accepted_;
   std::optional<GatedReading> held_;
-  std::optional<GatedReading> replaced_;  // the held reading held_ took the place of
+  // The held readings held_ took the place of, oldest first (at most kReplacedKept).
+  std::vector<GatedReading> replaced_;
   bool absent_held_ = false;
 };
 

@@ -158,6 +158,105 @@ TEST(ClockGate, TwoPressesWithinARoundTripAreBothReleased) {
   EXPECT_TRUE(both.resolved);
 }
 
+// A reading whose lever bit was flipped on the line, replaced before its confirmation by a
+// reading that changed for another reason: the replaced one is no press. Without a check of
+// it, the confirmed reading's lever, back where it was, made two presses nobody made.
+TEST(ClockGate, AFlippedLeverBitIsNoPressWhenTheClockStopsMeanwhile) {
+  ClockGate gate = gate_after(running_left(600, 600, 0));
+  GatedReading damaged = running_left(595, 600, 5000);
+  damaged.reading.lever_high = ClockSide::kRight;  // status 0x11 -> 0x13, the turn unchanged
+  damaged.status = 0x13;
+  EXPECT_EQ(gate.offer(damaged).count(), 0u);
+  GatedReading stopped = running_left(595, 600, 5010);  // the arbiter stopped the clock
+  stopped.reading.running = false;
+  stopped.status = 0x10;
+  EXPECT_TRUE(gate.offer(stopped).replaced);
+  stopped.at = at(5030);
+  const GateRelease release = gate.offer(stopped);
+  EXPECT_FALSE(release.earlier.has_value());
+  ASSERT_TRUE(release.confirmed.has_value());
+  EXPECT_FALSE(release.confirmed->running);
+}
+
+// The whole status byte replaced by one a press gives (lever and turn on the right), with
+// the times unchanged; then the left flag falls, announced: the flag, and no press.
+TEST(ClockGate, ADamagedStatusIsNoPressWhenAFlagFallsMeanwhile) {
+  ClockGate gate = gate_after(running_left(2, 600, 0));
+  GatedReading damaged = running_left(2, 600, 500);
+  damaged.reading.lever_high = damaged.reading.turn = ClockSide::kRight;
+  damaged.status = 0x0B;
+  EXPECT_EQ(gate.offer(damaged).count(), 0u);
+  GatedReading fallen = running_left(0, 600, 510);
+  fallen.reading.left_flag = true;
+  EXPECT_TRUE(gate.offer(fallen).replaced);
+  fallen.at = at(530);
+  const GateRelease release = gate.offer(fallen);
+  EXPECT_FALSE(release.earlier.has_value());
+  ASSERT_TRUE(release.confirmed.has_value());
+  EXPECT_TRUE(release.confirmed->left_flag);
+}
+
+// A flipped running bit (the lever up on the right, the clock stopped, nobody's turn) then
+// an arbiter's correction of the times: the correction, and no press.
+TEST(ClockGate, AFlippedRunningBitIsNoPressWhenTheTimesAreCorrectedMeanwhile) {
+  ClockGate gate = gate_after(running_left(600, 600, 0));
+  GatedReading damaged = running_left(595, 600, 5000);
+  damaged.reading.lever_high = ClockSide::kRight;
+  damaged.reading.running = false;
+  damaged.reading.turn.reset();
+  damaged.status = 0x02;
+  EXPECT_EQ(gate.offer(damaged).count(), 0u);
+  GatedReading corrected = running_left(900, 600, 5010);
+  EXPECT_TRUE(gate.offer(corrected).replaced);
+  corrected.at = at(5030);
+  const GateRelease release = gate.offer(corrected);
+  EXPECT_FALSE(release.earlier.has_value());
+  ASSERT_TRUE(release.confirmed.has_value());
+  EXPECT_EQ(release.confirmed->left, milliseconds(900000));
+}
+
+// Two presses within a round trip, the first one's reading followed by a damaged copy of
+// it (the waiting side's time hours off): the press released is the first one as the
+// clock sent it, not the copy with the impossible time.
+TEST(ClockGate, ADamagedCopyOfAPressIsNotTheOneReleased) {
+  ClockGate gate = gate_after(running_left(600, 600, 0));
+  GatedReading first = running_left(625, 600, 5000);  // left pressed, +30 s
+  first.reading.turn = first.reading.lever_high = ClockSide::kRight;
+  first.status = 0x0B;
+  EXPECT_EQ(gate.offer(first).count(), 0u);
+  GatedReading copy = first;
+  copy.at = at(5005);
+  copy.reading.right = milliseconds((3 * 3600 + 600) * 1000);  // hours byte 0 -> 3
+  EXPECT_TRUE(gate.offer(copy).replaced);
+  GatedReading second = running_left(625, 630, 5010);  // right pressed, +30 s
+  EXPECT_TRUE(gate.offer(second).replaced);
+  second.at = at(5030);
+  const GateRelease both = gate.offer(second);
+  ASSERT_TRUE(both.earlier.has_value());
+  EXPECT_EQ(both.earlier->right, milliseconds(600000));
+  EXPECT_EQ(both.earlier->lever_high, ClockSide::kRight);
+  ASSERT_TRUE(both.confirmed.has_value());
+  EXPECT_EQ(both.confirmed->lever_high, ClockSide::kLeft);
+}
+
+// The same with only the damaged copy left of the first press: it is not released (its
+// times cannot be trusted); the presses are lost to the clock, as two presses within a
+// round trip without increments are, and the board's moves are judged without them.
+TEST(ClockGate, APressKnownOnlyFromADamagedReadingIsNotReleased) {
+  ClockGate gate = gate_after(running_left(600, 600, 0));
+  GatedReading copy = running_left(625, 600, 5000);
+  copy.reading.turn = copy.reading.lever_high = ClockSide::kRight;
+  copy.reading.right = milliseconds((3 * 3600 + 600) * 1000);
+  copy.status = 0x0B;
+  EXPECT_EQ(gate.offer(copy).count(), 0u);
+  GatedReading second = running_left(625, 630, 5010);
+  EXPECT_TRUE(gate.offer(second).replaced);
+  second.at = at(5030);
+  const GateRelease release = gate.offer(second);
+  EXPECT_FALSE(release.earlier.has_value());
+  EXPECT_TRUE(release.confirmed.has_value());
+}
+
 TEST(ClockGate, ATimeJumpWaitsAndAConfirmedOnePasses) {
   {
     ClockGate gate = gate_after(running_left(4000, 600, 0));

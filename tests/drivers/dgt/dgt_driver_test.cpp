@@ -325,6 +325,63 @@ TEST_F(DgtDriverTest, TwoPressesWithinARoundTripKeepTheMoveBetweenThem) {
   EXPECT_EQ(kinds, (std::vector<int>{0, 1, 0}));
 }
 
+// The status byte of one clock message replaced on the line by a press's (lever and turn
+// on the right), then the left flag falls before the clock's next report: a flag, no press.
+TEST_F(DgtDriverTest, ADamagedStatusBeforeAFlagFallIsNoPress) {
+  bring_up();
+  ClockReading r;
+  r.left = Millis(2000);
+  r.right = Millis(600000);
+  r.running = true;
+  r.lever_high = r.turn = ClockSide::kLeft;
+  feed_confirmed(encode_bwtime(r), 100);
+  Bytes damaged = encode_bwtime(r);
+  damaged[9] = 0x0B;
+  auto out = feed(damaged, 600);
+  EXPECT_TRUE(out.events.empty());
+  r.left = Millis(0);
+  r.left_flag = true;
+  out = feed(encode_bwtime(r), 610);
+  const auto more = feed(encode_bwtime(r), 630);
+  out.events.insert(out.events.end(), more.events.begin(), more.events.end());
+  EXPECT_TRUE(only<LeverPressed>(out).empty());
+  ASSERT_EQ(only<FlagShown>(out).size(), 1u);
+  EXPECT_EQ(only<FlagShown>(out)[0].side, ClockSide::kLeft);
+}
+
+// Two presses within a round trip, and the first one's reading repeated with a damaged
+// hours byte (a flag bit and 3 hours on the waiting side) before the second: both
+// presses, and no flag.
+TEST_F(DgtDriverTest, ADamagedCopyOfAPressShowsNoFlag) {
+  bring_up();
+  ClockReading r;
+  r.left = r.right = Millis(600000);
+  r.running = true;
+  r.lever_high = r.turn = ClockSide::kLeft;
+  feed_confirmed(encode_bwtime(r), 100);
+  r.lever_high = r.turn = ClockSide::kRight;
+  r.left = Millis(630000);
+  DecoderOutput out = feed(encode_bwtime(r), 5000);
+  Bytes copy = encode_bwtime(r);
+  copy[3] = 0x13;  // right hours 0 -> 3, flag bit 4
+  const auto append = [&out](const DecoderOutput& more) {
+    out.events.insert(out.events.end(), more.events.begin(), more.events.end());
+  };
+  append(feed(copy, 5005));
+  r.lever_high = r.turn = ClockSide::kLeft;
+  r.right = Millis(630000);
+  append(feed(encode_bwtime(r), 5010));
+  append(feed(encode_bwtime(r), 5030));
+  EXPECT_TRUE(only<FlagShown>(out).empty());
+  ASSERT_EQ(only<LeverPressed>(out).size(), 2u);
+  EXPECT_EQ(only<LeverPressed>(out)[0].side, ClockSide::kLeft);
+  EXPECT_EQ(only<LeverPressed>(out)[1].side, ClockSide::kRight);
+  for (const ClockReading& seen : only<ClockReading>(out)) {
+    EXPECT_FALSE(seen.right_flag);
+    EXPECT_LT(seen.right, Millis(3600000));
+  }
+}
+
 TEST_F(DgtDriverTest, ClockAcksDriveTheQueue) {
   bring_up();
   DecoderOutput out;
