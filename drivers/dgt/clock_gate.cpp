@@ -1,6 +1,7 @@
 #include "drivers/dgt/clock_gate.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 
 #include "drivers/dgt/dgt_protocol.h"
@@ -70,19 +71,55 @@ bool one_press(const GatedReading& before, const GatedReading& after) {
   return time_consistent(before, after, runs);
 }
 
-// `replaced` was never confirmed: it is released as a press between `accepted` and the
-// confirmed `held` only when it reads as one press from `accepted`, `held` as one press
-// from it, and `held`'s times are not what `accepted` shows with only its clock running.
-bool second_press(const GatedReading& accepted, const GatedReading& replaced,
-                  const GatedReading& held) {
-  const bool times_moved = !time_consistent(accepted, held, ClockSide::kLeft) ||
-                           !time_consistent(accepted, held, ClockSide::kRight);
-  return times_moved && held.reading.lever_high == accepted.reading.lever_high &&
-         one_press(accepted, replaced) && one_press(replaced, held);
+// A side shows more time than `base` leaves it: an increment, a delay's add-back or a
+// next period's time, which presses give. A time lower than expected is no sign of one: a
+// clock that ran while readings were lost shows that too.
+bool time_added(const GatedReading& base, const GatedReading& next) {
+  for (const ClockSide side : {ClockSide::kLeft, ClockSide::kRight}) {
+    if (shown(next.reading, side) - expected(base, side, next.at) > kClockTolerance) return true;
+  }
+  return false;
 }
 
-// Replaced readings kept for that: the press and one or two damaged copies of it.
-constexpr std::size_t kReplacedKept = 4;
+// The presses between `accepted` and the confirmed `held`: the shortest chain of
+// `replaced` readings, in order, each one press from the one before, the first from
+// `accepted`, and `held` one press from the last. The shortest, because a damaged copy of
+// a press that shows the status before it reads as two more presses, and two presses
+// without an increment within the round trip read as none: fewer presses is a move that
+// waits, more is a ruling. None when `held` is one press from `accepted`, or when no side
+// gained time (a flag fall, a stop, readings lost while the clock ran: no press is needed
+// to explain them, and presses without an increment leave no trace in the times).
+std::vector<GatedReading> presses_between(const GatedReading& accepted,
+                                          const std::vector<GatedReading>& replaced,
+                                          const GatedReading& held) {
+  if (one_press(accepted, held) || !time_added(accepted, held)) return {};
+  const std::size_t n = replaced.size();
+  constexpr std::size_t kNone = SIZE_MAX;
+  std::vector<std::size_t> length(n, kNone);  // of the shortest chain ending at each
+  std::vector<std::size_t> before(n, kNone);  // the one before it there (kNone: accepted)
+  for (std::size_t i = 0; i < n; ++i) {
+    if (one_press(accepted, replaced[i])) length[i] = 1;
+    for (std::size_t j = 0; j < i; ++j) {
+      if (length[j] != kNone && length[j] + 1 < length[i] && one_press(replaced[j], replaced[i])) {
+        length[i] = length[j] + 1;
+        before[i] = j;
+      }
+    }
+  }
+  std::size_t last = kNone;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (length[i] != kNone && one_press(replaced[i], held) &&
+        (last == kNone || length[i] < length[last]))
+      last = i;
+  }
+  std::vector<GatedReading> chain;
+  for (std::size_t i = last; i != kNone; i = before[i]) chain.push_back(replaced[i]);
+  std::reverse(chain.begin(), chain.end());
+  return chain;
+}
+
+// Replaced readings kept for that: a few presses, each with a damaged copy or two.
+constexpr std::size_t kReplacedKept = 16;
 
 }  // namespace
 
@@ -106,16 +143,25 @@ bool clock_consistent(const GatedReading& base, const GatedReading& next) {
 
 GateRelease ClockGate::offer(const GatedReading& next) {
   GateRelease release;
-  release.resolved = absent_held_;
-  absent_held_ = false;  // a reading: the "no clock" before it was damage
+  // A reading: the "no clock" before it was damage. A reading held before it is judged as
+  // if it had not come; what waited on the "no clock" alone goes out now.
+  release.resolved = absent_held_ && !held_;
+  absent_held_ = false;
+  if (held_ && !clock_consistent(*held_, next) &&
+      !(accepted_ && clock_consistent(*accepted_, next))) {
+    // A reading the held one replaced may be what the clock still shows: the held one and
+    // those after it were damage, and it is confirmed.
+    for (std::size_t i = replaced_.size(); i-- > 0;) {
+      if (!clock_consistent(replaced_[i], next)) continue;
+      held_ = replaced_[i];
+      replaced_.resize(i);
+      break;
+    }
+  }
   if (held_) {
     if (clock_consistent(*held_, next)) {
-      for (auto r = replaced_.rbegin(); accepted_ && r != replaced_.rend(); ++r) {
-        if (!second_press(*accepted_, *r, *held_)) continue;
-        release.earlier = r->reading;
-        break;
-      }
-      release.confirmed = held_->reading;
+      if (accepted_) release.earlier = presses_between(*accepted_, replaced_, *held_);
+      release.confirmed = held_;
       accepted_ = held_;
       held_.reset();
     } else if (accepted_ && clock_consistent(*accepted_, next)) {
@@ -133,6 +179,7 @@ GateRelease ClockGate::offer(const GatedReading& next) {
   }
   if (needs_confirmation(accepted_, next)) {
     held_ = next;
+    held_->behind = 0;  // what waited before it went out with `resolved`, or there was none
     return release;
   }
   release.passed = next.reading;
@@ -145,8 +192,8 @@ bool ClockGate::offer_absent() {
     reset();
     return true;
   }
-  held_.reset();
-  replaced_.clear();
+  // One damaged status bit does not undo what is held: a press held for its confirmation
+  // stays held, and so do the readings it replaced.
   absent_held_ = true;
   return false;
 }

@@ -12,20 +12,29 @@
 //     that ran, by more than the tolerance;
 //   - the status byte is impossible (bits 6-7 set, both turn bits, running with no turn)
 //     and differs from the one last accepted;
-//   - "no clock" (status bit 5) after readings.
+//   - "no clock" (status bit 5) after readings. It leaves a reading held before it held:
+//     a damaged status bit that says "no clock" right after a press must not drop the press
+//     (with a second press before the next report, both would be lost).
 // The driver asks for the clock's state at once when it holds one (`41` DGT_SEND_CLK,
 // §1.3), so a confirmation costs one round trip. The next reading confirms the held one
 // when it is consistent with it; when it is consistent with the last accepted reading
-// instead, the held one was damage and is dropped; otherwise the newer one is held in its
-// place. When that newer one is confirmed with the lever back where the last accepted
-// reading had it but the times changed, both were presses made within the round trip (an
-// emulator playing as fast as the host reads does that), and a reading it replaced is
-// released first. That reading was never confirmed, so it is released only when it reads
-// as one press from the accepted reading and the confirmed one as one press from it: the
-// lever moved, the clock runs on the side the lever is now high on, the side that did not
-// press kept its time, and no flag fell unannounced; and the confirmed reading's times are
-// not what the accepted one shows with only the clock running. A damaged lever or running
-// bit, a damaged time or flag, or a flag fall or stop that came meanwhile, is no press.
+// instead, the held one was damage and is dropped; when it agrees with a reading the held
+// one replaced, that one is confirmed and the ones after it were damage; otherwise the
+// newer one is held in its place.
+// Presses within the round trip (an emulator playing as fast as the host reads makes
+// them, and damaged readings in between make the round trip longer) show in the readings
+// held one after another. They were never confirmed, so they are released, in order
+// before the confirmed one, only when a side of the confirmed reading shows more time
+// than the accepted one leaves it (an increment: only presses add time; a time lower than
+// expected is also what a clock that ran while readings were lost shows), and only as a
+// chain of single presses from the accepted reading to the confirmed one: each reads as
+// one press from the one before (the lever moved, the clock runs on the side the lever is
+// now high on, the side that did not press kept its time, no flag fell unannounced), and
+// the confirmed one as one press from the last. The shortest such chain is taken: a
+// damaged copy of a press that shows the status before it would read as two presses more.
+// A damaged lever, turn or running bit, a damaged time or flag, or a flag fall, a stop or
+// a correction that came meanwhile, is no press; presses without an increment within the
+// round trip leave no trace and are lost (a move then waits for the next one).
 //
 // Tolerance: 2 s. The DGT 3000 reports whole seconds (§1.8: BCD seconds), so two
 // truncated readings of a running clock differ from the elapsed time by less than 1 s,
@@ -50,22 +59,22 @@ struct GatedReading {
   ClockReading reading;
   std::uint8_t status = 0;  // the raw status byte (§1.8 byte 9)
   TimePoint at{};
+  std::size_t behind = 0;  // the caller's count of board messages held before it came
 };
 
 // What one reading lets through. Board messages that came while a reading was held wait
-// with it (the driver keeps them), and go out once `resolved`: after `confirmed`, before
-// `passed`, so that a press is never reported after the moves made behind it.
+// with it (the driver keeps them), and go out once `resolved`: each before the first
+// reading released that came after it, so that a press is never reported after the moves
+// made behind it.
 struct GateRelease {
-  // A reading the held one replaced, shown real by `confirmed`: a second press came
-  // within the round trip (the lever is back where it was, the times are not).
-  std::optional<ClockReading> earlier;
-  std::optional<ClockReading> confirmed;  // the held reading, confirmed by this one
+  // Readings the held one replaced, shown real by `confirmed`: presses made within the
+  // round trip, oldest first.
+  std::vector<GatedReading> earlier;
+  std::optional<GatedReading> confirmed;  // the held reading, confirmed by this one
   std::optional<ClockReading> passed;     // this reading, when it needs no confirmation
   bool resolved = false;                  // the reading held before is confirmed or dropped
   bool replaced = false;                  // this reading is held in place of another held one
-  std::size_t count() const {
-    return earlier.has_value() + confirmed.has_value() + passed.has_value();
-  }
+  std::size_t count() const { return earlier.size() + confirmed.has_value() + passed.has_value(); }
 };
 
 class ClockGate {
@@ -80,7 +89,7 @@ class ClockGate {
  private:
   std::optional<GatedReading> accepted_;
   std::optional<GatedReading> held_;
-  // The held readings held_ took the place of, oldest first (at most kReplacedKept).
+  // The held readings held_ took the place of, oldest first (the last kReplacedKept).
   std::vector<GatedReading> replaced_;
   bool absent_held_ = false;
 };

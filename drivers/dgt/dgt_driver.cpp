@@ -57,12 +57,10 @@ void DgtDriver::on_disconnected() {
   clock_gate_.reset();
   confirm_requested_at_.reset();
   behind_clock_.clear();
-  behind_split_ = 0;
 }
 
 void DgtDriver::request_dump(TimePoint now, DecoderOutput& out) {
   behind_clock_.clear();  // the dump shows them
-  behind_split_ = 0;
   if (dump_requested_at_ && now - *dump_requested_at_ < kDumpMinInterval) return;
   dump_requested_at_ = now;
   ++counters_.dumps_requested;
@@ -174,7 +172,6 @@ void DgtDriver::release_behind_clock(DecoderOutput& out, std::size_t count) {
   count = std::min(count, behind_clock_.size());
   for (std::size_t i = 0; i < count; ++i) out.events.push_back(behind_clock_[i]);
   behind_clock_.erase(behind_clock_.begin(), behind_clock_.begin() + static_cast<long>(count));
-  behind_split_ = 0;
 }
 
 void DgtDriver::handle_clock(Payload payload, TimePoint now, DecoderOutput& out) {
@@ -199,12 +196,22 @@ void DgtDriver::handle_clock(Payload payload, TimePoint now, DecoderOutput& out)
     }
   } else if (const auto* reading = std::get_if<ClockReading>(&decoded)) {
     clock_absent_ = false;
-    const GateRelease release = clock_gate_.offer(GatedReading{*reading, payload[6], now});
-    // What came before the reading now held goes out before it (clock_gate.h).
-    if (release.replaced) behind_split_ = behind_clock_.size();
-    if (release.earlier) clock_changes(*release.earlier, out);
-    if (release.resolved) release_behind_clock(out, behind_split_);
-    if (release.confirmed) clock_changes(*release.confirmed, out);
+    const GateRelease release =
+        clock_gate_.offer(GatedReading{*reading, payload[6], now, behind_clock_.size()});
+    // What came before each reading released goes out before it (clock_gate.h).
+    std::size_t sent = 0;  // of behind_clock_ as it was
+    const auto send_up_to = [&](std::size_t behind) {
+      if (behind > sent) release_behind_clock(out, behind - sent);
+      sent = std::max(sent, behind);
+    };
+    for (const GatedReading& press : release.earlier) {
+      send_up_to(press.behind);
+      clock_changes(press.reading, out);
+    }
+    if (release.confirmed) {
+      send_up_to(release.confirmed->behind);
+      clock_changes(release.confirmed->reading, out);
+    }
     if (release.resolved) release_behind_clock(out, behind_clock_.size());
     if (release.passed) clock_changes(*release.passed, out);
   }

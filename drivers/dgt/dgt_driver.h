@@ -69,7 +69,6 @@ class DgtDriver final : public Decoder {
   ClockGate clock_gate_;
   std::optional<TimePoint> confirm_requested_at_;
   std::vector<SquareChanged> behind_clock_;  // square changes after a held reading
-  std::size_t behind_split_ = 0;             // those before the held one replaced another
   DecoderCounters counters_;
 };
 

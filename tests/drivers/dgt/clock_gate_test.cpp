@@ -48,7 +48,7 @@ TEST(ClockGate, ADamagedFirstReadingIsDropped) {
   EXPECT_TRUE(gate.offer(running_left(600, 600, 30)).count() == 0);
   const auto act = gate.offer(running_left(600, 600, 60));
   ASSERT_EQ(act.count(), 2u);
-  EXPECT_EQ(act.confirmed->right, milliseconds(600000));
+  EXPECT_EQ(act.confirmed->reading.right, milliseconds(600000));
 }
 
 TEST(ClockGate, ARunningClockPassesAtOnce) {
@@ -89,7 +89,7 @@ TEST(ClockGate, AConfirmedFlagPasses) {
   fallen.at = at(1030);
   const auto both = gate.offer(fallen);
   ASSERT_EQ(both.count(), 2u);
-  EXPECT_TRUE(both.confirmed->left_flag);
+  EXPECT_TRUE(both.confirmed->reading.left_flag);
 }
 
 TEST(ClockGate, APressIsConfirmedByTheNextReading) {
@@ -102,7 +102,7 @@ TEST(ClockGate, APressIsConfirmedByTheNextReading) {
   confirm.at = at(10020);
   const auto both = gate.offer(confirm);
   ASSERT_EQ(both.count(), 2u);
-  EXPECT_EQ(both.confirmed->turn, ClockSide::kRight);
+  EXPECT_EQ(both.confirmed->reading.turn, ClockSide::kRight);
 }
 
 TEST(ClockGate, AFlippedLeverTheNextReadingDeniesIsNoPress) {
@@ -117,7 +117,8 @@ TEST(ClockGate, AFlippedLeverTheNextReadingDeniesIsNoPress) {
   EXPECT_TRUE(next.resolved);
 }
 
-// A damaged confirmation delays a real press; it is not lost once the clock reports again.
+// A damaged confirmation delays a real press; it is not lost once the clock reports again:
+// the next report agrees with the press the damaged one replaced, and confirms it.
 TEST(ClockGate, ADamagedConfirmationOnlyDelaysAPress) {
   ClockGate gate = gate_after(running_left(600, 600, 0));
   GatedReading pressed = running_left(590, 600, 10000);
@@ -129,11 +130,13 @@ TEST(ClockGate, ADamagedConfirmationOnlyDelaysAPress) {
   damaged.reading.left = milliseconds(5000 * 1000);
   EXPECT_TRUE(gate.offer(damaged).count() == 0);
   pressed.at = at(10040);
-  EXPECT_TRUE(gate.offer(pressed).count() == 0);
-  pressed.at = at(10060);
   const auto act = gate.offer(pressed);
   ASSERT_EQ(act.count(), 2u);
+  EXPECT_TRUE(act.earlier.empty());
+  EXPECT_EQ(act.confirmed->reading.lever_high, ClockSide::kRight);
+  EXPECT_EQ(act.confirmed->reading.left, milliseconds(590000));
   EXPECT_EQ(act.passed->lever_high, ClockSide::kRight);
+  EXPECT_FALSE(gate.holding());
 }
 
 // Two presses inside one round trip (an emulator that plays as fast as the host reads):
@@ -151,10 +154,10 @@ TEST(ClockGate, TwoPressesWithinARoundTripAreBothReleased) {
   EXPECT_TRUE(replaced.replaced);
   second.at = at(5030);
   const GateRelease both = gate.offer(second);
-  ASSERT_TRUE(both.earlier.has_value());
-  EXPECT_EQ(both.earlier->lever_high, ClockSide::kRight);
+  ASSERT_EQ(both.earlier.size(), 1u);
+  EXPECT_EQ(both.earlier[0].reading.lever_high, ClockSide::kRight);
   ASSERT_TRUE(both.confirmed.has_value());
-  EXPECT_EQ(both.confirmed->lever_high, ClockSide::kLeft);
+  EXPECT_EQ(both.confirmed->reading.lever_high, ClockSide::kLeft);
   EXPECT_TRUE(both.resolved);
 }
 
@@ -173,9 +176,9 @@ TEST(ClockGate, AFlippedLeverBitIsNoPressWhenTheClockStopsMeanwhile) {
   EXPECT_TRUE(gate.offer(stopped).replaced);
   stopped.at = at(5030);
   const GateRelease release = gate.offer(stopped);
-  EXPECT_FALSE(release.earlier.has_value());
+  EXPECT_TRUE(release.earlier.empty());
   ASSERT_TRUE(release.confirmed.has_value());
-  EXPECT_FALSE(release.confirmed->running);
+  EXPECT_FALSE(release.confirmed->reading.running);
 }
 
 // The whole status byte replaced by one a press gives (lever and turn on the right), with
@@ -191,9 +194,9 @@ TEST(ClockGate, ADamagedStatusIsNoPressWhenAFlagFallsMeanwhile) {
   EXPECT_TRUE(gate.offer(fallen).replaced);
   fallen.at = at(530);
   const GateRelease release = gate.offer(fallen);
-  EXPECT_FALSE(release.earlier.has_value());
+  EXPECT_TRUE(release.earlier.empty());
   ASSERT_TRUE(release.confirmed.has_value());
-  EXPECT_TRUE(release.confirmed->left_flag);
+  EXPECT_TRUE(release.confirmed->reading.left_flag);
 }
 
 // A flipped running bit (the lever up on the right, the clock stopped, nobody's turn) then
@@ -210,9 +213,9 @@ TEST(ClockGate, AFlippedRunningBitIsNoPressWhenTheTimesAreCorrectedMeanwhile) {
   EXPECT_TRUE(gate.offer(corrected).replaced);
   corrected.at = at(5030);
   const GateRelease release = gate.offer(corrected);
-  EXPECT_FALSE(release.earlier.has_value());
+  EXPECT_TRUE(release.earlier.empty());
   ASSERT_TRUE(release.confirmed.has_value());
-  EXPECT_EQ(release.confirmed->left, milliseconds(900000));
+  EXPECT_EQ(release.confirmed->reading.left, milliseconds(900000));
 }
 
 // Two presses within a round trip, the first one's reading followed by a damaged copy of
@@ -232,11 +235,11 @@ TEST(ClockGate, ADamagedCopyOfAPressIsNotTheOneReleased) {
   EXPECT_TRUE(gate.offer(second).replaced);
   second.at = at(5030);
   const GateRelease both = gate.offer(second);
-  ASSERT_TRUE(both.earlier.has_value());
-  EXPECT_EQ(both.earlier->right, milliseconds(600000));
-  EXPECT_EQ(both.earlier->lever_high, ClockSide::kRight);
+  ASSERT_EQ(both.earlier.size(), 1u);
+  EXPECT_EQ(both.earlier[0].reading.right, milliseconds(600000));
+  EXPECT_EQ(both.earlier[0].reading.lever_high, ClockSide::kRight);
   ASSERT_TRUE(both.confirmed.has_value());
-  EXPECT_EQ(both.confirmed->lever_high, ClockSide::kLeft);
+  EXPECT_EQ(both.confirmed->reading.lever_high, ClockSide::kLeft);
 }
 
 // The same with only the damaged copy left of the first press: it is not released (its
@@ -253,8 +256,96 @@ TEST(ClockGate, APressKnownOnlyFromADamagedReadingIsNotReleased) {
   EXPECT_TRUE(gate.offer(second).replaced);
   second.at = at(5030);
   const GateRelease release = gate.offer(second);
-  EXPECT_FALSE(release.earlier.has_value());
+  EXPECT_TRUE(release.earlier.empty());
   EXPECT_TRUE(release.confirmed.has_value());
+}
+
+// A status byte damaged into "no clock" right after a press does not drop the held press:
+// the clock's next report confirms it. Dropped, and with the other player's press before
+// the next report, both presses were lost.
+TEST(ClockGate, ADamagedNoClockBitDoesNotDropAHeldPress) {
+  ClockGate gate = gate_after(running_left(600, 600, 0));
+  GatedReading pressed = running_left(625, 600, 5000);
+  pressed.reading.turn = pressed.reading.lever_high = ClockSide::kRight;
+  pressed.status = 0x0B;
+  EXPECT_EQ(gate.offer(pressed).count(), 0u);
+  EXPECT_FALSE(gate.offer_absent());
+  EXPECT_TRUE(gate.holding());
+  pressed.at = at(5040);
+  const GateRelease release = gate.offer(pressed);
+  ASSERT_TRUE(release.confirmed.has_value());
+  EXPECT_EQ(release.confirmed->reading.lever_high, ClockSide::kRight);
+  EXPECT_FALSE(gate.holding());
+}
+
+// Three presses within one confirmation, each reading after a press followed by a damaged
+// one: the chain of single presses is released whole, in order.
+TEST(ClockGate, PressesBehindDamagedReadingsAreReleasedInOrder) {
+  GatedReading accepted = running_left(600, 600, 0);
+  ClockGate gate = gate_after(accepted);
+  GatedReading first = running_left(625, 600, 5000);  // left pressed, +30 s
+  first.reading.turn = first.reading.lever_high = ClockSide::kRight;
+  first.status = 0x0B;
+  first.behind = 0;
+  EXPECT_EQ(gate.offer(first).count(), 0u);
+  GatedReading copy = first;  // the left time's hours damaged
+  copy.at = at(5005);
+  copy.reading.left = milliseconds((2 * 3600 + 625) * 1000);
+  EXPECT_TRUE(gate.offer(copy).replaced);
+  GatedReading second = running_left(625, 630, 5050);  // right pressed, +30 s
+  second.behind = 1;
+  EXPECT_TRUE(gate.offer(second).replaced);
+  GatedReading third = running_left(655, 630, 5100);  // left pressed, +30 s
+  third.reading.turn = third.reading.lever_high = ClockSide::kRight;
+  third.status = 0x0B;
+  third.behind = 2;
+  EXPECT_TRUE(gate.offer(third).replaced);
+  third.at = at(5120);
+  const GateRelease release = gate.offer(third);
+  ASSERT_EQ(release.earlier.size(), 2u);
+  EXPECT_EQ(release.earlier[0].reading.left, milliseconds(625000));
+  EXPECT_EQ(release.earlier[0].reading.lever_high, ClockSide::kRight);
+  EXPECT_EQ(release.earlier[1].reading.lever_high, ClockSide::kLeft);
+  EXPECT_EQ(release.earlier[1].behind, 1u);
+  ASSERT_TRUE(release.confirmed.has_value());
+  EXPECT_EQ(release.confirmed->reading.lever_high, ClockSide::kRight);
+  EXPECT_EQ(release.confirmed->behind, 2u);
+}
+
+// A copy of a press with the status before it (damage), between the press and its next
+// report: one press, not three.
+TEST(ClockGate, ACopyWithTheStatusBeforeAPressIsNoTwoMorePresses) {
+  ClockGate gate = gate_after(running_left(600, 600, 0));
+  GatedReading pressed = running_left(625, 600, 5000);
+  pressed.reading.turn = pressed.reading.lever_high = ClockSide::kRight;
+  pressed.status = 0x0B;
+  EXPECT_EQ(gate.offer(pressed).count(), 0u);
+  GatedReading copy = running_left(625, 600, 5020);  // the status byte back to 0x11
+  EXPECT_TRUE(gate.offer(copy).replaced);
+  GatedReading next = pressed;
+  next.at = at(5040);
+  next.reading.right = milliseconds(599000);
+  const GateRelease release = gate.offer(next);
+  EXPECT_TRUE(release.earlier.empty());
+  ASSERT_TRUE(release.confirmed.has_value());
+  EXPECT_EQ(release.confirmed->reading.lever_high, ClockSide::kRight);
+  EXPECT_FALSE(gate.holding());
+}
+
+// Readings lost while the clock ran (a jump down, within what a running clock explains
+// over a longer time) after a damaged status that reads as a press: no presses.
+TEST(ClockGate, AClockThatRanWhileReadingsWereLostIsNoPress) {
+  ClockGate gate = gate_after(running_left(600, 600, 0));
+  GatedReading damaged = running_left(595, 600, 5000);
+  damaged.reading.turn = damaged.reading.lever_high = ClockSide::kRight;
+  damaged.status = 0x0B;
+  EXPECT_EQ(gate.offer(damaged).count(), 0u);
+  GatedReading later = running_left(592, 600, 5100);  // 3 s less than 100 ms explain
+  EXPECT_TRUE(gate.offer(later).replaced);
+  later.at = at(5120);
+  const GateRelease release = gate.offer(later);
+  EXPECT_TRUE(release.earlier.empty());
+  ASSERT_TRUE(release.confirmed.has_value());
 }
 
 TEST(ClockGate, ATimeJumpWaitsAndAConfirmedOnePasses) {

@@ -382,6 +382,37 @@ TEST_F(DgtDriverTest, ADamagedCopyOfAPressShowsNoFlag) {
   }
 }
 
+// The bytes of a fault soak run (world championship game 33, corrupt-clock-3) as the
+// driver read them: White presses, a damaged status says "no clock", Black moves and
+// presses, another "no clock". Both presses, with Black's move between them.
+TEST_F(DgtDriverTest, NoClockDamageAfterEachOfTwoPressesLosesNeither) {
+  bring_up();
+  const Bytes before = {0x8D, 0x00, 0x0A, 0x01, 0x42, 0x01, 0x01, 0x43, 0x17, 0x11};
+  feed_confirmed(before, 47009);
+  DecoderOutput out;
+  const auto add = [&out](const DecoderOutput& more) {
+    out.events.insert(out.events.end(), more.events.begin(), more.events.end());
+  };
+  add(feed({0x8E, 0x00, 0x05, 0x22, 0x05}, 47041));  // White's king on c4
+  add(feed({0x8D, 0x00, 0x0A, 0x01, 0x42, 0x01, 0x01, 0x43, 0x47, 0x0B}, 47052));  // pressed
+  add(feed({0x8D, 0x00, 0x0A, 0x01, 0x42, 0x01, 0x01, 0x43, 0x47, 0x36}, 47065));  // "no clock"
+  add(feed({0x8E, 0x00, 0x05, 0x33, 0x00}, 47093));  // Black's rook lifted from d2
+  add(feed({0x8D, 0x00, 0x0A, 0x01, 0x42, 0x00, 0x01, 0x43, 0x47, 0x0B}, 47100));
+  add(feed({0x8E, 0x00, 0x05, 0x32, 0x08}, 47117));                                // and put on c2
+  add(feed({0x8D, 0x00, 0x0A, 0x01, 0x42, 0x30, 0x01, 0x43, 0x47, 0x11}, 47125));  // pressed
+  add(feed({0x8D, 0x00, 0x0A, 0x01, 0x42, 0x30, 0x01, 0x43, 0x46, 0x71}, 47174));  // "no clock"
+  add(feed({0x8D, 0x00, 0x0A, 0x01, 0x42, 0x30, 0x01, 0x43, 0x45, 0x11}, 47229));
+  add(feed({0x8D, 0x00, 0x0A, 0x01, 0x42, 0x30, 0x01, 0x43, 0x44, 0x11}, 47276));
+  std::vector<std::string> kinds;
+  for (const SensorEvent& e : out.events) {
+    if (const auto* p = std::get_if<LeverPressed>(&e))
+      kinds.push_back(p->side == ClockSide::kLeft ? "press left" : "press right");
+    if (const auto* c = std::get_if<SquareChanged>(&e)) kinds.push_back(std::to_string(c->square));
+  }
+  EXPECT_EQ(kinds, (std::vector<std::string>{"26", "press left", "11", "10", "press right"}));
+  EXPECT_TRUE(only<ClockAbsent>(out).empty());
+}
+
 TEST_F(DgtDriverTest, ClockAcksDriveTheQueue) {
   bring_up();
   DecoderOutput out;
