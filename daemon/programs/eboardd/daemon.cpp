@@ -8,10 +8,12 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <sstream>
 
 #include "daemon/core/board_lights.h"
 #include "daemon/core/demo_game.h"
@@ -23,6 +25,7 @@
 #include "daemon/core/tls_listener.h"
 #include "daemon/core/usb_watcher.h"
 #include "daemon/programs/eboardd/boards.h"
+#include "daemon/programs/eboardd/print_out.h"
 #include "daemon/sinks/sinks.h"
 #include "eboard/v1/json.h"
 
@@ -34,25 +37,28 @@ namespace v1 = eboard::v1;
 
 constexpr auto kLogRepeatWindow = std::chrono::seconds(60);
 
-// Prints every event on stdout (--print, the demo).
+// Prints every event on stdout (--print, the demo), through a queue that never blocks the
+// event loop (print_out.h).
 class Printer final : public EventListener {
  public:
-  Printer(std::ostream& out, PrintFormat format)
+  Printer(PrintOut& out, PrintFormat format, bool terminal)
       : out_(out),
         format_(format),
-        view_(out, isatty(STDOUT_FILENO) ? TextView::Mode::kScreen : TextView::Mode::kLines) {}
+        view_(text_, terminal ? TextView::Mode::kScreen : TextView::Mode::kLines) {}
   void on_event(std::size_t, const v1::Event& event, const SharedBytes&) override {
     if (format_ == PrintFormat::kJson) {
-      out_ << proto::to_json_line(event) << "\n";
-      out_.flush();
-    } else {
-      view_.event(event);
+      out_.write(proto::to_json_line(event) + "\n");
+      return;
     }
+    view_.event(event);
+    out_.write(text_.str());
+    text_.str({});
   }
 
  private:
-  std::ostream& out_;
+  PrintOut& out_;
   PrintFormat format_;
+  std::ostringstream text_;
   TextView view_;
 };
 
@@ -244,8 +250,7 @@ std::string host_name() {
 
 }  // namespace
 
-int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& events_out,
-               std::ostream& log) {
+int run_daemon(const DaemonConfig& original, const Clock& clock, int events_fd, std::ostream& log) {
   DaemonConfig config = original;
   Logger logger(log, "eboardd");
   const auto say = logger.at(LogLevel::kInfo);
@@ -287,9 +292,16 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, std::ostream& e
     return fail(error->message);
   }
 
+  std::unique_ptr<PrintOut> print_out;
   std::unique_ptr<Printer> printer;
   if (config.print != PrintFormat::kNone) {
-    printer = std::make_unique<Printer>(events_out, config.print);
+    // A reader of the printed events that goes away must not end the daemon: the write
+    // fails with EPIPE instead, and printing stops (print_out.h).
+    ::signal(SIGPIPE, SIG_IGN);
+    print_out =
+        std::make_unique<PrintOut>(io, events_fd, kPrintQueueBytes,
+                                   [&logger](const std::string& text) { logger.warning(text); });
+    printer = std::make_unique<Printer>(*print_out, config.print, isatty(events_fd) == 1);
     hub.add_listener(printer.get());
   }
   DemoEnd demo_end(io);

@@ -16,8 +16,8 @@ namespace eboard::daemon {
 inline constexpr const char* kDaemonVersion = eboard::kVersion;
 
 // Runs until SIGINT/SIGTERM (or, in the demo, the end of the game). Returns the exit
-// status: 0, or 1 when start-up failed (the reason is logged on `log`).
-int run_daemon(const DaemonConfig& config, const Clock& clock, std::ostream& events_out,
-               std::ostream& log);
+// status: 0, or 1 when start-up failed (the reason is logged on `log`). --print writes
+// the events to `events_fd` (stdout), never blocking on it (print_out.h).
+int run_daemon(const DaemonConfig& config, const Clock& clock, int events_fd, std::ostream& log);
 
 }  // namespace eboard::daemon

@@ -1,5 +1,7 @@
 // eboardd (docs/interfaces.md §2): parse the options, then run the daemon. Bad options are one
 // line on stderr and exit status 2, before anything is opened.
+#include <unistd.h>
+
 #include <iostream>
 
 #include "daemon/core/config.h"
@@ -19,5 +21,5 @@ int main(int argc, char** argv) {
     case eboard::daemon::ConfigAction::kRun: break;
   }
   eboard::daemon::SystemClock clock;
-  return eboard::daemon::run_daemon(parsed->config, clock, std::cout, std::cerr);
+  return eboard::daemon::run_daemon(parsed->config, clock, STDOUT_FILENO, std::cerr);
 }
