@@ -1,4 +1,4 @@
-// The fault soak's sample (fault_soak.h), run in CI: two corpus games under each fault
+// The fault soak's sample (fault_soak.h), run in CI: two corpus games under every fault
 // pattern, all played side by side (the processes mostly wait on the emulator's time, so
 // the whole sample takes about as long as its longest game). The whole corpus is
 // fault_soak_slow_test.cpp's.
@@ -13,15 +13,6 @@ const std::vector<std::pair<std::string, int>> kSample = {
     {"candidates_matches_1950-2022.pgn", 38},
 };
 
-// Patterns left out of the sample (the slow label plays them; BENCHMARKS.md "Fault soak"
-// has the figures):
-//   corrupt-clock-3, damaged clock messages one in three: once, one game's last press was
-//     never completed (world championship game 33, seed 1761: 106 of 107 moves, no
-//     restore request), which has not been seen again nor explained;
-//   drop-3, a byte lost from every third message, and kill-9-drop-30, restarts on a line
-//     losing bytes: the heaviest patterns, for the slow label.
-const std::vector<std::string> kNotInTheSample = {"corrupt-clock-3", "drop-3", "kill-9-drop-30"};
-
 TEST(FaultSoak, TheSampleGivesNoRuling) {
   std::vector<CorpusGame> games;
   for (const auto& [file, number] : kSample) {
@@ -29,11 +20,7 @@ TEST(FaultSoak, TheSampleGivesNoRuling) {
       if (g.number == number) games.push_back(g);
   }
   ASSERT_EQ(games.size(), kSample.size());
-  std::vector<FaultPattern> patterns;
-  for (const auto& p : all_patterns()) {
-    if (std::find(kNotInTheSample.begin(), kNotInTheSample.end(), p.name) == kNotInTheSample.end())
-      patterns.push_back(p);
-  }
+  const std::vector<FaultPattern> patterns = all_patterns();  // every one
   std::vector<SoakRun> runs;
   for (std::size_t p = 0; p < patterns.size(); ++p) {
     for (const auto& g : games) runs.push_back(SoakRun{&g, patterns[p], seed_of(g, patterns[p])});
