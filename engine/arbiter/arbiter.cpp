@@ -16,7 +16,7 @@ GameEvent RulesArbiter::event(GameEventKind kind, Millis now, EventVisibility v)
 }
 
 // D1: the start array is judged once, at the game's first input.
-void RulesArbiter::started(GameTracker& game, Millis now, GameEvents& out) {
+void RulesArbiter::started(const GameTracker& game, Millis now, ArbiterDecisions& out) {
   if (started_) return;
   started_ = true;
   const Position& start = game.config().start;
@@ -37,31 +37,29 @@ void RulesArbiter::started(GameTracker& game, Millis now, GameEvents& out) {
   }
   e.description = "the initial position is not the standard array";
   e.articles = {"7.2", "A.5.1"};
-  out.push_back(std::move(e));
+  report(out, std::move(e));
 }
 
-void RulesArbiter::apply_time(GameTracker& game, Color to, Millis amount, Millis now,
-                              GameEvents& out) {
-  if (amount.count() != 0) game.adjust_clock(now, to, amount, out);
+void RulesArbiter::apply_time(Color to, Millis amount, ArbiterDecisions& out) {
+  if (amount.count() != 0) out.push_back(AdjustClock{to, amount});
 }
 
-void RulesArbiter::reinstate(GameTracker& game, const Position& before, Millis now,
-                             GameEvents& out) {
-  if (before.key() != game.committed().key() ||
-      before.placement_key() != game.committed().placement_key())
-    game.replace_committed(now, before, "position before the irregularity reinstated (7.5.1)", out);
+void RulesArbiter::reinstate(const GameTracker& game, const Position& before, Millis now,
+                             ArbiterDecisions& out) {
+  out.push_back(SetCommitted{before, "position before the irregularity reinstated (7.5.1)"});
   GameEvent e = event(GameEventKind::kRestoreRequested, now, game.irregularity_visibility());
   e.position = snapshot_of(before);
   e.description = "reinstate the position before the illegal move";
   e.articles = {"7.5.1"};
-  out.push_back(std::move(e));
+  report(out, std::move(e));
 }
 
 // A penalty: applied at once with `auto_apply_penalties`, otherwise a proposal the
 // arbiter's ruling settles (the authority rule).
-std::uint32_t RulesArbiter::penalty(GameTracker& game, Color offender, PenaltyKind kind,
+std::uint32_t RulesArbiter::penalty(const GameTracker& game, Color offender, PenaltyKind kind,
                                     Millis amount, bool reinstate_after, const Position* before,
-                                    const std::string& description, Millis now, GameEvents& out) {
+                                    const std::string& description, Millis now,
+                                    ArbiterDecisions& out) {
   const bool apply = game.rules().auto_apply_penalties;
   GameEvent e = event(GameEventKind::kPenalty, now, game.irregularity_visibility());
   e.side = offender;
@@ -70,8 +68,8 @@ std::uint32_t RulesArbiter::penalty(GameTracker& game, Color offender, PenaltyKi
   e.applied = apply;
   e.description = description;
   if (apply) {
-    out.push_back(std::move(e));
-    apply_time(game, ~offender, amount, now, out);
+    report(out, std::move(e));
+    apply_time(~offender, amount, out);
     if (reinstate_after && before) reinstate(game, *before, now, out);
     return 0;
   }
@@ -82,42 +80,45 @@ std::uint32_t RulesArbiter::penalty(GameTracker& game, Color offender, PenaltyKi
   p.amount = amount;
   p.reinstate = reinstate_after;
   p.description = description;
-  e.proposal = book_.open(std::move(p), e.visibility, now).handle;
-  out.push_back(std::move(e));
-  return out.back().proposal;
+  const std::uint32_t handle = book_.open(std::move(p), e.visibility, now).handle;
+  e.proposal = handle;
+  report(out, std::move(e));
+  return handle;
 }
 
-void RulesArbiter::open_claim(GameEvent decided, GameEvents& out) {
+void RulesArbiter::open_claim(GameEvent decided, ArbiterDecisions& out) {
   Proposal p;
   p.kind = Proposal::Kind::kClaim;
   p.decided = decided;
   decided.proposal = book_.open(std::move(p), decided.visibility, Millis(decided.at_ms)).handle;
-  for (auto it = out.rbegin(); it != out.rend(); ++it)
-    if (it->kind == GameEventKind::kClaimReceived) {
-      if (it->side == decided.side && it->claim_kind == decided.claim_kind)
-        it->proposal = decided.proposal;
-      break;
-    }
-  out.push_back(std::move(decided));
+  for (auto it = out.rbegin(); it != out.rend(); ++it) {
+    auto* r = std::get_if<ArbiterReport>(&*it);
+    if (!r || r->event.kind != GameEventKind::kClaimReceived) continue;
+    if (r->event.side == decided.side && r->event.claim_kind == decided.claim_kind)
+      r->event.proposal = decided.proposal;
+    break;
+  }
+  report(out, std::move(decided));
 }
 
 void RulesArbiter::on_published(std::uint32_t proposal, std::uint64_t seq) {
   book_.published(proposal, seq);
 }
 
-void RulesArbiter::propose_result(GameTracker& game, const std::string& result,
-                                  TerminationKind termination, const std::string& description,
-                                  Millis now, GameEvents& out) {
-  game_end(game, result, termination, Finality::kProposed, description, UnwinnabilityNote::kNone,
-           now, out);
+ArbiterDecisions RulesArbiter::propose_result(const GameTracker&, const std::string& result,
+                                              TerminationKind termination,
+                                              const std::string& description, Millis now) {
+  ArbiterDecisions out;
+  game_end(result, termination, Finality::kProposed, description, UnwinnabilityNote::kNone, now,
+           out);
+  return out;
 }
 
 // A proposed end that an open proposal already makes is not proposed again (one voice per
 // decision): nothing is emitted and the open one's handle is returned.
-std::uint32_t RulesArbiter::game_end(GameTracker& game, const std::string& result,
-                                     TerminationKind termination, Finality finality,
-                                     const std::string& description, UnwinnabilityNote note,
-                                     Millis now, GameEvents& out) {
+std::uint32_t RulesArbiter::game_end(const std::string& result, TerminationKind termination,
+                                     Finality finality, const std::string& description,
+                                     UnwinnabilityNote note, Millis now, ArbiterDecisions& out) {
   std::uint32_t handle = 0;
   if (finality == Finality::kProposed) {
     Proposal p;
@@ -130,12 +131,7 @@ std::uint32_t RulesArbiter::game_end(GameTracker& game, const std::string& resul
     handle = opened.handle;
   }
   // The tracker emits gameEnded; the unwinnability note and the handle ride on it.
-  const std::size_t at = out.size();
-  game.end_game(now, result, termination, finality, description, out);
-  if (at < out.size() && out[at].kind == GameEventKind::kGameEnded) {
-    out[at].unwinnability = note;
-    out[at].proposal = handle;
-  }
+  out.push_back(EndGame{result, termination, finality, description, note, handle});
   if (finality == Finality::kFinal) game_over(now);
   return handle;
 }
@@ -145,7 +141,8 @@ void RulesArbiter::game_over(Millis now) {
 }
 
 // `arbiter ruling accept|reject [SEQ]` (the authority rule, docs/rules.md §0).
-void RulesArbiter::ruling(GameTracker& game, const OperatorAction& a, Millis now, GameEvents& out) {
+void RulesArbiter::ruling(const GameTracker& game, const OperatorAction& a, Millis now,
+                          ArbiterDecisions& out) {
   const bool accept = a.accept;
   // The decision a ruling settles: the open one whose event was published as SEQ, or
   // without SEQ the latest open one (ProposalBook::for_ruling).
@@ -163,9 +160,9 @@ void RulesArbiter::ruling(GameTracker& game, const OperatorAction& a, Millis now
         e.description = accept ? "the arbiter applied: " + p.description
                                : "the arbiter rejected: " + p.description;
         e.proposal_seq = proposal_seq;
-        out.push_back(std::move(e));
+        report(out, std::move(e));
         if (accept) {
-          apply_time(game, ~p.offender, p.amount, now, out);
+          apply_time(~p.offender, p.amount, out);
           if (p.reinstate && window_.open && window_.proposal == handle) {
             window_.open = false;
             window_.penalised = true;
@@ -176,10 +173,9 @@ void RulesArbiter::ruling(GameTracker& game, const OperatorAction& a, Millis now
       }
       case Proposal::Kind::kGameEnd: {
         if (!accept) return;
-        const std::size_t at = out.size();
-        game.end_game(now, p.result, p.termination, Finality::kFinal,
-                      "the arbiter confirmed: " + p.description, out);
-        if (at < out.size()) out[at].proposal_seq = proposal_seq;
+        out.push_back(EndGame{p.result, p.termination, Finality::kFinal,
+                              "the arbiter confirmed: " + p.description, UnwinnabilityNote::kNone,
+                              0, proposal_seq});
         game_over(now);
         return;
       }
@@ -200,7 +196,7 @@ void RulesArbiter::ruling(GameTracker& game, const OperatorAction& a, Millis now
   }
 }
 
-void RulesArbiter::on_new_game(GameTracker&) {
+void RulesArbiter::on_new_game() {
   dead_verdicts_ = {};
   next_dead_verdict_ = 0;
   started_ = false;
@@ -237,21 +233,27 @@ PressClass RulesArbiter::classify_press_without_move(const GameTracker& game, Co
              : PressClass::kRestartAllowed;
 }
 
-void RulesArbiter::on_operator(GameTracker& game, const OperatorAction& a, Millis now,
-                               GameEvents& out) {
+ArbiterDecisions RulesArbiter::on_operator(const GameTracker& game, const OperatorAction& a,
+                                           Millis now) {
+  ArbiterDecisions out;
   started(game, now, out);
   using K = OperatorAction::Kind;
   switch (a.kind) {
     case K::kPause:
     case K::kResume:
-    case K::kAddTime: Arbiter::on_operator(game, a, now, out); return;
-    case K::kClaim: return claim(game, a, now, out);
-    case K::kResign: return resign(game, a.side, now, out);
-    case K::kDrawAgreed: return draw_agreed(game, now, out);
-    case K::kTwoHands: return two_hands(game, a.side, now, out);
-    case K::kRuling: return ruling(game, a, now, out);
-    case K::kInfraction: return infraction(game, a.side, now, out);
+    case K::kAddTime: {
+      ArbiterDecisions clock = Arbiter::on_operator(game, a, now);
+      out.insert(out.end(), clock.begin(), clock.end());
+      break;
+    }
+    case K::kClaim: claim(game, a, now, out); break;
+    case K::kResign: resign(game, a.side, now, out); break;
+    case K::kDrawAgreed: draw_agreed(game, now, out); break;
+    case K::kTwoHands: two_hands(game, a.side, now, out); break;
+    case K::kRuling: ruling(game, a, now, out); break;
+    case K::kInfraction: infraction(game, a.side, now, out); break;
   }
+  return out;
 }
 
 }  // namespace eboard::engine

@@ -1,5 +1,7 @@
 // RulesArbiter: the Laws of Chess as an arbiter applies them (docs/rules.md D1, D4-D8,
-// D10-D14), plugged into a GameTracker through the seam of engine/game/arbiter_seam.h.
+// D10-D14), plugged into a GameTracker through the seam of engine/game/arbiter_seam.h: it
+// reads the game and returns its decisions (engine/game/arbiter_decision.h), which the
+// tracker applies.
 //
 // The tracker recognises and completes moves, runs the clock and counts completed
 // illegal moves; this class decides what they mean under the rule set's parameters (it
@@ -28,6 +30,7 @@
 
 #include <array>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -42,21 +45,24 @@ namespace eboard::engine {
 class RulesArbiter : public Arbiter {
  public:
   PressClass classify_press_without_move(const GameTracker& game, Color side) override;
-  void on_move_completed(GameTracker& game, const GameEvent& completed, Millis now,
-                         GameEvents& out) override;
-  void on_illegal_completed(GameTracker& game, const GameEvent& completed, Millis now,
-                            GameEvents& out) override;
-  void on_flag(GameTracker& game, Color side, Millis now, GameEvents& out) override;
-  void on_both_flags(GameTracker& game, Millis now, GameEvents& out) override;
-  void on_operator(GameTracker& game, const OperatorAction& action, Millis now,
-                   GameEvents& out) override;
+  int unseen_illegal_acts(const GameTracker& game, Color side) const override;
+  ArbiterDecisions on_move_completed(const GameTracker& game, const GameEvent& completed,
+                                     Millis now) override;
+  ArbiterDecisions on_illegal_completed(const GameTracker& game, const GameEvent& completed,
+                                        Millis now) override;
+  ArbiterDecisions on_flag(const GameTracker& game, Color side, Millis now) override;
+  ArbiterDecisions on_both_flags(const GameTracker& game, Millis now) override;
+  ArbiterDecisions on_operator(const GameTracker& game, const OperatorAction& action,
+                               Millis now) override;
   void on_published(std::uint32_t proposal, std::uint64_t seq) override;
-  void propose_result(GameTracker& game, const std::string& result, TerminationKind termination,
-                      const std::string& description, Millis now, GameEvents& out) override;
+  ArbiterDecisions propose_result(const GameTracker& game, const std::string& result,
+                                  TerminationKind termination, const std::string& description,
+                                  Millis now) override;
   std::optional<Millis> next_deadline() const override;
-  void on_deadline(GameTracker& game, Millis now, GameEvents& out) override;
-  void on_new_game(GameTracker& game) override;
-  void on_board_change(GameTracker& game, std::size_t first, Millis now, GameEvents& out) override;
+  ArbiterDecisions on_deadline(const GameTracker& game, Millis now) override;
+  void on_new_game() override;
+  ArbiterDecisions on_board_change(const GameTracker& game, std::span<const GameEvent> caused,
+                                   Millis now) override;
 
   // Can `side` still checkmate in `pos` under the rule set's mating test (D10)? Exposed for
   // tests and the judge-like checks of other parts.
@@ -83,45 +89,55 @@ class RulesArbiter : public Arbiter {
   };
 
   // arbiter.cpp
-  void started(GameTracker& game, Millis now, GameEvents& out);
+  void started(const GameTracker& game, Millis now, ArbiterDecisions& out);
   GameEvent event(GameEventKind kind, Millis now, EventVisibility v) const;
+  static void report(ArbiterDecisions& out, GameEvent e) {
+    out.push_back(ArbiterReport{std::move(e)});
+  }
+  // The event of out[at], one of this arbiter's reports.
+  static GameEvent& reported(ArbiterDecisions& out, std::size_t at) {
+    return std::get<ArbiterReport>(out[at]).event;
+  }
   // Both return the handle of the proposal they opened (0: none, applied or final).
-  std::uint32_t penalty(GameTracker& game, Color offender, PenaltyKind kind, Millis amount,
+  std::uint32_t penalty(const GameTracker& game, Color offender, PenaltyKind kind, Millis amount,
                         bool reinstate, const Position* before, const std::string& description,
-                        Millis now, GameEvents& out);
-  std::uint32_t game_end(GameTracker& game, const std::string& result, TerminationKind termination,
-                         Finality finality, const std::string& description, UnwinnabilityNote note,
-                         Millis now, GameEvents& out);
-  // A claim left to the arbiter: `decided` (proposed) is emitted and remembered; the
-  // claim's claimReceived, already in `out`, carries the same handle.
-  void open_claim(GameEvent decided, GameEvents& out);
-  void ruling(GameTracker& game, const OperatorAction& a, Millis now, GameEvents& out);
-  void apply_time(GameTracker& game, Color to, Millis amount, Millis now, GameEvents& out);
-  void reinstate(GameTracker& game, const Position& before, Millis now, GameEvents& out);
+                        Millis now, ArbiterDecisions& out);
+  std::uint32_t game_end(const std::string& result, TerminationKind termination, Finality finality,
+                         const std::string& description, UnwinnabilityNote note, Millis now,
+                         ArbiterDecisions& out);
+  // A claim left to the arbiter: `decided` (proposed) is reported and remembered; the
+  // claim's claimReceived, already reported in `out`, carries the same handle.
+  void open_claim(GameEvent decided, ArbiterDecisions& out);
+  void ruling(const GameTracker& game, const OperatorAction& a, Millis now, ArbiterDecisions& out);
+  static void apply_time(Color to, Millis amount, ArbiterDecisions& out);
+  void reinstate(const GameTracker& game, const Position& before, Millis now,
+                 ArbiterDecisions& out);
   static std::string win_for(Color side) { return side == kWhite ? "1-0" : "0-1"; }
 
   // arbiter_illegal.cpp
-  void illegal_ladder(GameTracker& game, Color offender, int count, bool made_on_board, Millis now,
-                      GameEvents& out);
-  void close_window(GameTracker& game, Millis now, GameEvents& out);
-  void touch_obligation(GameTracker& game, Millis now, GameEvents& out);
-  void check_illegal_position(GameTracker& game, Millis now, GameEvents& out);
+  // One rung for `completed` (an illegalMoveCompleted: the tracker's, or a two-hands report).
+  void illegal_ladder(const GameTracker& game, Color offender, const GameEvent& completed,
+                      bool made_on_board, Millis now, ArbiterDecisions& out);
+  void close_window(const GameTracker& game, Millis now, ArbiterDecisions& out);
+  void touch_obligation(const GameTracker& game, Millis now, ArbiterDecisions& out);
+  void check_illegal_position(const GameTracker& game, Millis now, ArbiterDecisions& out);
   Position board_position(const GameTracker& game, Color to_move) const;
-  void claim_illegal(GameTracker& game, Color claimant, Millis now, GameEvents& out);
-  void two_hands(GameTracker& game, Color side, Millis now, GameEvents& out);
+  void claim_illegal(const GameTracker& game, Color claimant, Millis now, ArbiterDecisions& out);
+  void two_hands(const GameTracker& game, Color side, Millis now, ArbiterDecisions& out);
 
   // arbiter_claims.cpp
-  void claim(GameTracker& game, const OperatorAction& a, Millis now, GameEvents& out);
-  void claim_draw(GameTracker& game, const OperatorAction& a, ClaimKind kind, Millis now,
-                  GameEvents& out);
-  void claim_setup(GameTracker& game, const OperatorAction& a, ClaimKind kind, Millis now,
-                   GameEvents& out);
-  void claim_qpf(GameTracker& game, const OperatorAction& a, Millis now, GameEvents& out);
-  void resign(GameTracker& game, Color side, Millis now, GameEvents& out);
-  void draw_agreed(GameTracker& game, Millis now, GameEvents& out);
-  void decide_claim(GameTracker& game, GameEvent decided, Millis now, GameEvents& out);
-  void setup_window(GameTracker& game, Millis now, GameEvents& out);
-  void draw_claimable(GameTracker& game, Millis now, GameEvents& out);
+  void claim(const GameTracker& game, const OperatorAction& a, Millis now, ArbiterDecisions& out);
+  void claim_draw(const GameTracker& game, const OperatorAction& a, ClaimKind kind, Millis now,
+                  ArbiterDecisions& out);
+  void claim_setup(const GameTracker& game, const OperatorAction& a, ClaimKind kind, Millis now,
+                   ArbiterDecisions& out);
+  void claim_qpf(const GameTracker& game, const OperatorAction& a, Millis now,
+                 ArbiterDecisions& out);
+  void resign(const GameTracker& game, Color side, Millis now, ArbiterDecisions& out);
+  void draw_agreed(const GameTracker& game, Millis now, ArbiterDecisions& out);
+  void decide_claim(const GameTracker& game, GameEvent decided, Millis now, ArbiterDecisions& out);
+  void setup_window(const GameTracker& game, Millis now, ArbiterDecisions& out);
+  void draw_claimable(const GameTracker& game, Millis now, ArbiterDecisions& out);
 
   // arbiter_end.cpp
   struct Ending {
@@ -135,11 +151,12 @@ class RulesArbiter : public Arbiter {
     return ending(game, pos).has_value();
   }
   Verdict dead_position_verdict(const Position& pos, bool full);
-  void dead_position_suspected(GameTracker& game, const Position& pos, Millis now, GameEvents& out);
-  void flag_claim(GameTracker& game, Color claimant, Millis now, GameEvents& out);
-  void flag_result(GameTracker& game, Color flagged, Millis now, GameEvents& out);
+  void dead_position_suspected(const GameTracker& game, const Position& pos, Millis now,
+                               ArbiterDecisions& out);
+  void flag_claim(const GameTracker& game, Color claimant, Millis now, ArbiterDecisions& out);
+  void flag_result(const GameTracker& game, Color flagged, Millis now, ArbiterDecisions& out);
   bool guideline_iii_3_1_applies(const GameTracker& game) const;
-  void infraction(GameTracker& game, Color side, Millis now, GameEvents& out);
+  void infraction(const GameTracker& game, Color side, Millis now, ArbiterDecisions& out);
 
   WinnabilityAnalyzer analyzer_;
   struct DeadVerdict {

@@ -7,7 +7,8 @@
 
 namespace eboard::engine {
 
-void RulesArbiter::claim(GameTracker& game, const OperatorAction& a, Millis now, GameEvents& out) {
+void RulesArbiter::claim(const GameTracker& game, const OperatorAction& a, Millis now,
+                         ArbiterDecisions& out) {
   const ClaimKind kind = a.claim;
   switch (kind) {
     case ClaimKind::kIllegalMove: {
@@ -15,7 +16,7 @@ void RulesArbiter::claim(GameTracker& game, const OperatorAction& a, Millis now,
       r.side = a.side;
       r.claim_kind = kind;
       r.eligible = window_.open && window_.offender != a.side;
-      out.push_back(std::move(r));
+      report(out, std::move(r));
       return claim_illegal(game, a.side, now, out);
     }
     case ClaimKind::kThreefold:
@@ -24,7 +25,7 @@ void RulesArbiter::claim(GameTracker& game, const OperatorAction& a, Millis now,
       GameEvent r = event(GameEventKind::kClaimReceived, now, game.irregularity_visibility());
       r.side = a.side;
       r.claim_kind = kind;
-      out.push_back(std::move(r));
+      report(out, std::move(r));
       return flag_claim(game, a.side, now, out);
     }
     case ClaimKind::kQpf: return claim_qpf(game, a, now, out);
@@ -36,22 +37,23 @@ void RulesArbiter::claim(GameTracker& game, const OperatorAction& a, Millis now,
 }
 
 // A claim's outcome, final: the claimDecided and what it entails.
-void RulesArbiter::decide_claim(GameTracker& game, GameEvent d, Millis now, GameEvents& out) {
+void RulesArbiter::decide_claim(const GameTracker& game, GameEvent d, Millis now,
+                                ArbiterDecisions& out) {
   const RuleSet& r = game.rules();
   const Color claimant = d.side.value_or(kWhite);
-  out.push_back(d);
+  report(out, d);
   if (d.accepted) {
     switch (d.claim_kind) {
       case ClaimKind::kThreefold:
-        game_end(game, "1/2-1/2", TerminationKind::kThreefoldClaim, Finality::kFinal,
+        game_end("1/2-1/2", TerminationKind::kThreefoldClaim, Finality::kFinal,
                  "threefold repetition claimed (9.2)", UnwinnabilityNote::kNone, now, out);
         return;
       case ClaimKind::kFifty:
-        game_end(game, "1/2-1/2", TerminationKind::kFiftyMoveClaim, Finality::kFinal,
+        game_end("1/2-1/2", TerminationKind::kFiftyMoveClaim, Finality::kFinal,
                  "fifty-move rule claimed (9.3)", UnwinnabilityNote::kNone, now, out);
         return;
       case ClaimKind::kQpf:
-        game_end(game, "1/2-1/2", TerminationKind::kArbiter, Finality::kFinal,
+        game_end("1/2-1/2", TerminationKind::kArbiter, Finality::kFinal,
                  "quickplay-finish claim upheld (D12)", UnwinnabilityNote::kNone, now, out);
         return;
       case ClaimKind::kSetup:
@@ -59,9 +61,10 @@ void RulesArbiter::decide_claim(GameTracker& game, GameEvent d, Millis now, Game
       case ClaimKind::kClockSetting:
         // 7.2.1 / A.5.1: a new game is played, from the standard array when the wrong one
         // was the configured start (D1), else from the configured start.
-        return game.annul(
-            now, game.config().start.game_ply() == 0 ? Position() : game.config().start,
-            "set-up claim upheld: the game is annulled, a new game is played (7.2.1)", out);
+        out.push_back(
+            AnnulGame{game.config().start.game_ply() == 0 ? Position() : game.config().start,
+                      "set-up claim upheld: the game is annulled, a new game is played (7.2.1)"});
+        return;
       default: return;
     }
   }
@@ -75,15 +78,15 @@ void RulesArbiter::decide_claim(GameTracker& game, GameEvent d, Millis now, Game
     p.amount_ms = amount.count();
     p.applied = true;
     p.description = "incorrect claim (9.5.3)";
-    out.push_back(std::move(p));
-    apply_time(game, ~claimant, amount, now, out);
+    report(out, std::move(p));
+    apply_time(~claimant, amount, out);
   }
 }
 
 // 9.2 / 9.3: the player having the move claims for the position on the board, or for
 // the one his announced move would produce; 9.4: a touched piece forfeits the claim.
-void RulesArbiter::claim_draw(GameTracker& game, const OperatorAction& a, ClaimKind kind,
-                              Millis now, GameEvents& out) {
+void RulesArbiter::claim_draw(const GameTracker& game, const OperatorAction& a, ClaimKind kind,
+                              Millis now, ArbiterDecisions& out) {
   const RuleSet& r = game.rules();
   const Position& committed = game.committed();
   GameEvent rec = event(GameEventKind::kClaimReceived, now, EventVisibility::kPublic);
@@ -97,11 +100,11 @@ void RulesArbiter::claim_draw(GameTracker& game, const OperatorAction& a, ClaimK
   const bool on_move = committed.side_to_move() == a.side;
   const bool touched = on_move && game.recognizer().first_lifted_own() != kNoSquare;
   rec.eligible = on_move && !touched;
-  out.push_back(rec);
+  report(out, rec);
   if (!on_move || touched) {
     d.accepted = false;
     d.claim_reason = on_move ? ClaimReason::kTouched : ClaimReason::kNotOnMove;
-    out.push_back(d);
+    report(out, d);
     if (touched) touch_obligation(game, now, out);
     return;
   }
@@ -124,8 +127,8 @@ void RulesArbiter::claim_draw(GameTracker& game, const OperatorAction& a, ClaimK
 
 // D12: the daemon checks eligibility; "normal means" is the arbiter's judgement, so an
 // eligible claim is always a proposal (accept: draw; reject: opponent + qpf_penalty).
-void RulesArbiter::claim_qpf(GameTracker& game, const OperatorAction& a, Millis now,
-                             GameEvents& out) {
+void RulesArbiter::claim_qpf(const GameTracker& game, const OperatorAction& a, Millis now,
+                             ArbiterDecisions& out) {
   const RuleSet& r = game.rules();
   const ClockModel& clock = game.clock();
   const TimeControl& tc = clock.time_control();
@@ -141,14 +144,14 @@ void RulesArbiter::claim_qpf(GameTracker& game, const OperatorAction& a, Millis 
   rec.claim_kind = ClaimKind::kQpf;
   rec.eligible = eligible;
   rec.articles = {"III.4", "III.5"};
-  out.push_back(rec);
+  report(out, rec);
   GameEvent d = event(GameEventKind::kClaimDecided, now, EventVisibility::kPublic);
   d.side = c;
   d.claim_kind = ClaimKind::kQpf;
   if (!eligible) {
     d.accepted = false;
     d.claim_reason = ClaimReason::kNotEligible;
-    out.push_back(d);
+    report(out, d);
     return;
   }
   d.accepted = true;
@@ -159,8 +162,8 @@ void RulesArbiter::claim_qpf(GameTracker& game, const OperatorAction& a, Millis 
 }
 
 // D1: claims about the set-up (or orientation, or clock setting) inside the window.
-void RulesArbiter::claim_setup(GameTracker& game, const OperatorAction& a, ClaimKind kind,
-                               Millis now, GameEvents& out) {
+void RulesArbiter::claim_setup(const GameTracker& game, const OperatorAction& a, ClaimKind kind,
+                               Millis now, ArbiterDecisions& out) {
   const RuleSet& r = game.rules();
   GameEvent rec = event(GameEventKind::kClaimReceived, now, EventVisibility::kPublic);
   rec.side = a.side;
@@ -170,7 +173,7 @@ void RulesArbiter::claim_setup(GameTracker& game, const OperatorAction& a, Claim
   const bool in_window =
       !n || game.moves_completed(kWhite) < *n || game.moves_completed(kBlack) < *n;
   rec.eligible = in_window && covered;
-  out.push_back(rec);
+  report(out, rec);
   GameEvent d = event(GameEventKind::kClaimDecided, now, EventVisibility::kPublic);
   d.side = a.side;
   d.claim_kind = kind;
@@ -184,7 +187,7 @@ void RulesArbiter::claim_setup(GameTracker& game, const OperatorAction& a, Claim
 
 // D1 (A.5.1.2): when both have completed the window's moves, a misplaced king may not
 // castle at all.
-void RulesArbiter::setup_window(GameTracker& game, Millis now, GameEvents& out) {
+void RulesArbiter::setup_window(const GameTracker& game, Millis now, ArbiterDecisions& out) {
   const std::optional<int> n = game.rules().setup_claim_window_moves;
   if (setup_window_closed_ || !n) return;
   if (game.moves_completed(kWhite) < *n || game.moves_completed(kBlack) < *n) return;
@@ -196,41 +199,41 @@ void RulesArbiter::setup_window(GameTracker& game, Millis now, GameEvents& out) 
     e.side = c;
     e.wing = CastlingWing::kAll;
     e.articles = {"A.5.1.2"};
-    out.push_back(std::move(e));
+    report(out, std::move(e));
   }
 }
 
 // D8: informative, arbiter only: the side now on move could claim.
-void RulesArbiter::draw_claimable(GameTracker& game, Millis now, GameEvents& out) {
+void RulesArbiter::draw_claimable(const GameTracker& game, Millis now, ArbiterDecisions& out) {
   const Position& pos = game.committed();
   const auto tell = [&](ClaimKind kind) {
     GameEvent e = event(GameEventKind::kDrawClaimable, now, EventVisibility::kArbiter);
     e.side = pos.side_to_move();
     e.claim_kind = kind;
     e.articles = {kind == ClaimKind::kThreefold ? "9.2" : "9.3"};
-    out.push_back(std::move(e));
+    report(out, std::move(e));
   };
   if (pos.repetition_count() >= 2) tell(ClaimKind::kThreefold);
   if (pos.halfmove_clock() >= 100) tell(ClaimKind::kFifty);
 }
 
 // 5.1.2 (2023): a resignation loses, unless the opponent cannot mate: then a draw.
-void RulesArbiter::resign(GameTracker& game, Color side, Millis now, GameEvents& out) {
+void RulesArbiter::resign(const GameTracker& game, Color side, Millis now, ArbiterDecisions& out) {
   const Color opponent = ~side;
   UnwinnabilityNote note = UnwinnabilityNote::kNone;
   if (game.rules().resign_draw_if_opponent_unwinnable)
     note = can_mate(game, game.committed(), opponent, MatingTest::kFideHelpmate);
   const bool draw = note == UnwinnabilityNote::kUnwinnable;
   game_end(
-      game, draw ? "1/2-1/2" : win_for(opponent), TerminationKind::kResignation, Finality::kFinal,
+      draw ? "1/2-1/2" : win_for(opponent), TerminationKind::kResignation, Finality::kFinal,
       draw ? "resigned, but the opponent cannot checkmate: draw (5.1.2)" : "resignation (5.1.2)",
       note, now, out);
 }
 
 // 5.2.3: agreement only after both players have made at least one move.
-void RulesArbiter::draw_agreed(GameTracker& game, Millis now, GameEvents& out) {
+void RulesArbiter::draw_agreed(const GameTracker& game, Millis now, ArbiterDecisions& out) {
   if (game.moves_completed(kWhite) >= 1 && game.moves_completed(kBlack) >= 1) {
-    game_end(game, "1/2-1/2", TerminationKind::kAgreement, Finality::kFinal, "draw agreed (5.2.3)",
+    game_end("1/2-1/2", TerminationKind::kAgreement, Finality::kFinal, "draw agreed (5.2.3)",
              UnwinnabilityNote::kNone, now, out);
     return;
   }
@@ -239,7 +242,7 @@ void RulesArbiter::draw_agreed(GameTracker& game, Millis now, GameEvents& out) {
   d.accepted = false;
   d.claim_reason = ClaimReason::kNoMoveMade;
   d.articles = {"5.2.3"};
-  out.push_back(std::move(d));
+  report(out, std::move(d));
 }
 
 }  // namespace eboard::engine

@@ -59,8 +59,8 @@ Verdict RulesArbiter::dead_position_verdict(const Position& pos, bool full) {
 
 // Play goes on, but every pawn is blocked by an enemy pawn and the analysis proved
 // nothing: the arbiter may want to look (D7, arbiter only, once per position).
-void RulesArbiter::dead_position_suspected(GameTracker&, const Position& pos, Millis now,
-                                           GameEvents& out) {
+void RulesArbiter::dead_position_suspected(const GameTracker&, const Position& pos, Millis now,
+                                           ArbiterDecisions& out) {
   const Bitboard pawns = pos.pieces(kPawn);
   if (!pawns) return;
   for (Bitboard b = pos.pieces(kWhite, kPawn); b;) {
@@ -84,7 +84,7 @@ void RulesArbiter::dead_position_suspected(GameTracker&, const Position& pos, Mi
   p.termination = TerminationKind::kDeadPosition;
   p.description = "dead position (blocked pawns)";
   e.proposal = book_.open(std::move(p), e.visibility, now).handle;
-  out.push_back(std::move(e));
+  report(out, std::move(e));
 }
 
 std::optional<Millis> RulesArbiter::next_deadline() const {
@@ -94,18 +94,19 @@ std::optional<Millis> RulesArbiter::next_deadline() const {
 
 // The move that ends the game has stood for game_end_stable: it is completed without a
 // press (6.2.1.1) if it still stands, and on_move_completed ends the game.
-void RulesArbiter::on_deadline(GameTracker& game, Millis now, GameEvents& out) {
-  if (!pending_end_ || pending_end_->due > now) return;
+ArbiterDecisions RulesArbiter::on_deadline(const GameTracker& game, Millis now) {
+  if (!pending_end_ || pending_end_->due > now) return {};
   const PendingEnd end = *pending_end_;
   pending_end_.reset();
   if (game.ended() || game.committed().key() != end.committed ||
       game.recognizer().tentative() != end.move)
-    return;
-  game.complete_pending(end.due, out);
+    return {};
+  return {CompletePending{}};
 }
 
-void RulesArbiter::on_move_completed(GameTracker& game, const GameEvent& completed, Millis now,
-                                     GameEvents& out) {
+ArbiterDecisions RulesArbiter::on_move_completed(const GameTracker& game,
+                                                 const GameEvent& completed, Millis now) {
+  ArbiterDecisions out;
   started(game, now, out);
   pending_end_.reset();
   const Color mover = completed.side.value_or(~game.committed().side_to_move());
@@ -118,7 +119,7 @@ void RulesArbiter::on_move_completed(GameTracker& game, const GameEvent& complet
     t.squares = {obligation_};
     t.description = "the touched piece had a legal move but another piece was moved";
     t.articles = {"4.3.1"};
-    out.push_back(std::move(t));
+    report(out, std::move(t));
   }
   obligation_ = kNoSquare;
   obligation_has_targets_ = false;
@@ -133,30 +134,33 @@ void RulesArbiter::on_move_completed(GameTracker& game, const GameEvent& complet
                            : pos.in_check() && pos.opponent_in_check();
     illegal_position_.reset();
     if (still) {
-      game_end(game, "1/2-1/2", TerminationKind::kIllegalPosition,
+      game_end("1/2-1/2", TerminationKind::kIllegalPosition,
                proposed_if(!game.rules().auto_apply_penalties),
                "the illegal position was still on the board after the next move (A.5.4)",
                UnwinnabilityNote::kNone, now, out);
-      return;
+      return out;
     }
   }
   const Position pos = game.committed();
   if (auto end = ending(game, pos)) {
-    game_end(game, "1/2-1/2", end->termination, Finality::kFinal, end->description,
+    game_end("1/2-1/2", end->termination, Finality::kFinal, end->description,
              UnwinnabilityNote::kNone, now, out);
-    return;
+    return out;
   }
   dead_position_suspected(game, pos, now, out);
   setup_window(game, now, out);
   draw_claimable(game, now, out);
+  return out;
 }
 
-void RulesArbiter::on_flag(GameTracker& game, Color side, Millis now, GameEvents& out) {
+ArbiterDecisions RulesArbiter::on_flag(const GameTracker& game, Color side, Millis now) {
+  ArbiterDecisions out;
   started(game, now, out);
   flag_down_[side] = true;
   // Claim-only sets (2009 A.4.d, S0 r9, S4 13c): nobody but the opponent may call it.
-  if (game.rules().flag_observer == FlagObserver::kClaimOnly) return;
+  if (game.rules().flag_observer == FlagObserver::kClaimOnly) return out;
   flag_result(game, side, now, out);
+  return out;
 }
 
 // Guidelines III.3.1 governs an unknown order of falls when the set names it, or when the
@@ -176,42 +180,45 @@ bool RulesArbiter::guideline_iii_3_1_applies(const GameTracker& game) const {
 // then draws, 2009 A.4.d, S4 13c). III.3.1.1: play continues unless both players are in the
 // period in which all remaining moves must be completed; III.3.1.2: then a draw. Without
 // III the Laws say nothing and the clock cannot tell: the arbiter decides on a proposed draw.
-void RulesArbiter::on_both_flags(GameTracker& game, Millis now, GameEvents& out) {
+ArbiterDecisions RulesArbiter::on_both_flags(const GameTracker& game, Millis now) {
+  ArbiterDecisions out;
   started(game, now, out);
   flag_down_ = {true, true};
   const RuleSet& r = game.rules();
-  if (r.flag_observer == FlagObserver::kClaimOnly) return;
+  if (r.flag_observer == FlagObserver::kClaimOnly) return out;
   if (guideline_iii_3_1_applies(game)) {
     const int periods = int(game.clock().time_control().periods.size());
     const bool final_period =
         game.clock().period(kWhite) == periods && game.clock().period(kBlack) == periods;
-    if (!final_period) return;  // III.3.1.1
-    game_end(game, "1/2-1/2", TerminationKind::kBothFlags, Finality::kFinal,
+    if (!final_period) return out;  // III.3.1.1
+    game_end("1/2-1/2", TerminationKind::kBothFlags, Finality::kFinal,
              "both flags down in the final period, the order unknown (III.3.1.2)",
              UnwinnabilityNote::kNone, now, out);
-    return;
+    return out;
   }
   if (r.both_flags == BothFlags::kDrawIfBothDownAtClaim) {
-    game_end(game, "1/2-1/2", TerminationKind::kBothFlags, Finality::kFinal,
+    game_end("1/2-1/2", TerminationKind::kBothFlags, Finality::kFinal,
              "both flags down (2009 A.4.d)", UnwinnabilityNote::kNone, now, out);
-    return;
+    return out;
   }
-  game_end(game, "1/2-1/2", TerminationKind::kBothFlags, Finality::kProposed,
+  game_end("1/2-1/2", TerminationKind::kBothFlags, Finality::kProposed,
            "both flags down, the order unknown: the arbiter decides", UnwinnabilityNote::kNone, now,
            out);
+  return out;
 }
 
 // 6.9: the flagged side loses unless the opponent cannot mate (by the set's mating test).
-void RulesArbiter::flag_result(GameTracker& game, Color flagged, Millis now, GameEvents& out) {
+void RulesArbiter::flag_result(const GameTracker& game, Color flagged, Millis now,
+                               ArbiterDecisions& out) {
   const Color opponent = ~flagged;
   const UnwinnabilityNote note =
       can_mate(game, game.committed(), opponent, game.rules().mating_test);
   if (note == UnwinnabilityNote::kUnwinnable) {
-    game_end(game, "1/2-1/2", TerminationKind::kTimeoutVsInsufficient, Finality::kFinal,
+    game_end("1/2-1/2", TerminationKind::kTimeoutVsInsufficient, Finality::kFinal,
              "flag fell, but the opponent cannot checkmate (6.9)", note, now, out);
     return;
   }
-  game_end(game, win_for(opponent), TerminationKind::kTimeForfeit,
+  game_end(win_for(opponent), TerminationKind::kTimeForfeit,
            proposed_if(note == UnwinnabilityNote::kUndetermined),
            note == UnwinnabilityNote::kUndetermined
                ? "flag fell; whether the opponent can mate is undetermined"
@@ -220,7 +227,8 @@ void RulesArbiter::flag_result(GameTracker& game, Color flagged, Millis now, Gam
 }
 
 // `claim X flag` (D10): in claim-only sets the claim is what makes a flag count.
-void RulesArbiter::flag_claim(GameTracker& game, Color claimant, Millis now, GameEvents& out) {
+void RulesArbiter::flag_claim(const GameTracker& game, Color claimant, Millis now,
+                              ArbiterDecisions& out) {
   const RuleSet& r = game.rules();
   const bool mine = flag_down_[claimant] || game.clock().flag_fallen(claimant).has_value();
   const bool theirs = flag_down_[~claimant] || game.clock().flag_fallen(~claimant).has_value();
@@ -230,8 +238,8 @@ void RulesArbiter::flag_claim(GameTracker& game, Color claimant, Millis now, Gam
   if (mine && theirs && r.both_flags != BothFlags::kOrderFromClock) {
     d.accepted = true;
     d.claim_reason = ClaimReason::kCorrect;
-    out.push_back(d);
-    game_end(game, "1/2-1/2", TerminationKind::kBothFlags, Finality::kFinal,
+    report(out, d);
+    game_end("1/2-1/2", TerminationKind::kBothFlags, Finality::kFinal,
              "both flags down at the claim (2009 A.4.d)", UnwinnabilityNote::kNone, now, out);
     return;
   }
@@ -239,17 +247,18 @@ void RulesArbiter::flag_claim(GameTracker& game, Color claimant, Millis now, Gam
     d.accepted = false;
     d.claim_reason = ClaimReason::kIncorrect;
     d.description = mine ? "the claimant's own flag is down" : "the opponent's flag has not fallen";
-    out.push_back(d);
+    report(out, d);
     return;
   }
   d.accepted = true;
   d.claim_reason = ClaimReason::kCorrect;
-  out.push_back(d);
+  report(out, d);
   flag_result(game, ~claimant, now, out);
 }
 
 // D13: an infraction outside Article 7 (`arbiter infraction X`), per player.
-void RulesArbiter::infraction(GameTracker& game, Color side, Millis now, GameEvents& out) {
+void RulesArbiter::infraction(const GameTracker& game, Color side, Millis now,
+                              ArbiterDecisions& out) {
   const RuleSet& r = game.rules();
   const int n = ++infractions_[side];
   const bool proposal = !r.auto_apply_penalties;
@@ -260,7 +269,7 @@ void RulesArbiter::infraction(GameTracker& game, Color side, Millis now, GameEve
     e.applied = false;
     e.description =
         "infraction " + std::to_string(n) + " recorded: the arbiter chooses the penalty (12.9)";
-    out.push_back(std::move(e));
+    report(out, std::move(e));
     return;
   }
   const PenaltyStep step = r.infraction_ladder[std::size_t(n - 1)];
@@ -288,11 +297,12 @@ void RulesArbiter::infraction(GameTracker& game, Color side, Millis now, GameEve
       p.applied = !proposal;
       p.description = "infraction " + std::to_string(n) + ": loss (S4 10)";
       const std::size_t at = out.size();
-      out.push_back(std::move(p));
+      report(out, std::move(p));
       // One decision: the loss the penalty proposes is the proposed result.
-      out[at].proposal =
-          game_end(game, win_for(~side), TerminationKind::kPenaltyLadder, proposed_if(proposal),
+      const std::uint32_t handle =
+          game_end(win_for(~side), TerminationKind::kPenaltyLadder, proposed_if(proposal),
                    "infraction ladder (S4 10)", UnwinnabilityNote::kNone, now, out);
+      reported(out, at).proposal = handle;
       return;
     }
   }

@@ -62,43 +62,48 @@ Position RulesArbiter::board_position(const GameTracker& game, Color to_move) co
   return pos ? pos.value() : committed;
 }
 
-void RulesArbiter::on_illegal_completed(GameTracker& game, const GameEvent& completed, Millis now,
-                                        GameEvents& out) {
+ArbiterDecisions RulesArbiter::on_illegal_completed(const GameTracker& game,
+                                                    const GameEvent& completed, Millis now) {
+  ArbiterDecisions out;
   started(game, now, out);
   const Color offender = completed.side.value_or(game.committed().side_to_move());
   const bool made_on_board = completed.reason != IllegalReason::kPressWithoutMove;
   // The offender's own move closes a window he had against the opponent (D5).
   if (window_.open && made_on_board && offender != window_.offender) close_window(game, now, out);
-  illegal_ladder(game, offender, completed.count, made_on_board, now, out);
-  if (!made_on_board && !game.ended()) restart_owed_by_ = ~offender;
+  illegal_ladder(game, offender, completed, made_on_board, now, out);
+  if (!made_on_board && !game.ended() && !ends_game(out)) restart_owed_by_ = ~offender;
+  return out;
+}
+
+// The ladder counts two-hands reports with the tracker's count (two_hands).
+int RulesArbiter::unseen_illegal_acts(const GameTracker& game, Color side) const {
+  return game.rules().illegal_move_ladder.empty() ? 0 : two_hands_[side];
 }
 
 // 7.5.4: the arbiter saw a move made with two hands; the move stands (docs/rules.md §4 scenario
 // 23) and counts like a completed illegal move. The tracker does not see the report, so
 // the count is the tracker's plus these reports.
-void RulesArbiter::two_hands(GameTracker& game, Color side, Millis now, GameEvents& out) {
+void RulesArbiter::two_hands(const GameTracker& game, Color side, Millis now,
+                             ArbiterDecisions& out) {
   GameEvent e = event(GameEventKind::kIllegalMoveCompleted, now, game.irregularity_visibility());
   e.side = side;
   e.reason = IllegalReason::kTwoHands;
   e.description = "move made with two hands (reported by the arbiter)";
   e.count = game.illegal_count(side) + ++two_hands_[side];
   e.articles = {"7.5.4"};
-  out.push_back(e);
-  illegal_ladder(game, side, game.illegal_count(side), false, now, out);
+  report(out, e);
+  illegal_ladder(game, side, e, false, now, out);
 }
 
 // One rung of `illegal_move.ladder` for the offender's count-th completed illegal act.
-void RulesArbiter::illegal_ladder(GameTracker& game, Color offender, int count, bool made_on_board,
-                                  Millis now, GameEvents& out) {
+void RulesArbiter::illegal_ladder(const GameTracker& game, Color offender,
+                                  const GameEvent& completed, bool made_on_board, Millis now,
+                                  ArbiterDecisions& out) {
   const RuleSet& r = game.rules();
   if (r.illegal_move_ladder.empty()) return;  // the arbiter chooses (12.9)
-  // The tracker's count does not include two-hands reports; patch its event.
-  count += two_hands_[offender];
-  for (auto it = out.rbegin(); it != out.rend(); ++it)
-    if (it->kind == GameEventKind::kIllegalMoveCompleted) {
-      if (it->side == offender) it->count = count;
-      break;
-    }
+  // The tracker's count does not include two-hands reports (its event's does:
+  // unseen_illegal_acts).
+  const int count = game.illegal_count(offender) + two_hands_[offender];
   const PenaltyStep step = r.illegal_move_ladder[std::size_t(
       std::min<int>(count, int(r.illegal_move_ladder.size())) - 1)];
   const bool proposal = !r.auto_apply_penalties;
@@ -106,16 +111,12 @@ void RulesArbiter::illegal_ladder(GameTracker& game, Color offender, int count, 
   Position before = game.committed();
   // 7.5.2: a pawn left on the last rank becomes a queen of its colour; the move stands.
   bool promotion = false;
-  for (auto it = out.rbegin(); it != out.rend(); ++it)
-    if (it->kind == GameEventKind::kIllegalMoveCompleted) {
-      const Move queen(it->from, it->to, MoveKind::kPromotion, kQueen);
-      if (it->reason == IllegalReason::kPromotionIncomplete && it->from != kNoSquare &&
-          before.is_legal(queen)) {
-        before.make(queen);
-        promotion = true;
-      }
-      break;
-    }
+  const Move queen(completed.from, completed.to, MoveKind::kPromotion, kQueen);
+  if (completed.reason == IllegalReason::kPromotionIncomplete && completed.from != kNoSquare &&
+      before.is_legal(queen)) {
+    before.make(queen);
+    promotion = true;
+  }
   const bool window =
       made_on_board &&
       (r.illegal_move_detection == IllegalMoveDetection::kClaimOnlyBeforeReply ||
@@ -126,15 +127,13 @@ void RulesArbiter::illegal_ladder(GameTracker& game, Color offender, int count, 
     window_.offender = offender;
     window_.before = game.committed();
     window_.after = board_position(game, opponent);
-    if (window_.after.key() != game.committed().key() ||
-        window_.after.placement_key() != game.committed().placement_key())
-      game.replace_committed(now, window_.after, "the illegal move stands until claimed (D5)", out);
+    out.push_back(SetCommitted{window_.after, "the illegal move stands until claimed (D5)"});
     GameEvent e = event(GameEventKind::kClaimAvailable, now, game.irregularity_visibility());
     e.side = opponent;
     e.claim_kind = ClaimKind::kIllegalMove;
     e.articles = {r.illegal_move_detection == IllegalMoveDetection::kBeforeReply ? "A.5.2"
                                                                                  : "B.3.c (2009)"};
-    out.push_back(std::move(e));
+    report(out, std::move(e));
     if (step.kind == PenaltyStep::Kind::kTimeToOpponent) {
       window_.has_penalty = true;
       window_.proposal = penalty(game, offender, PenaltyKind::kTimeAdded, step.time, true,
@@ -164,26 +163,27 @@ void RulesArbiter::illegal_ladder(GameTracker& game, Color offender, int count, 
       p.applied = !proposal;
       p.description = "second completed illegal move (7.5.5)";
       const std::size_t at = out.size();
-      out.push_back(std::move(p));
+      report(out, std::move(p));
       const UnwinnabilityNote note =
           r.illegal_move_draw_if_unwinnable
               ? can_mate(game, game.committed(), opponent, MatingTest::kFideHelpmate)
               : UnwinnabilityNote::kNone;
       const bool draw = note == UnwinnabilityNote::kUnwinnable;
       // One decision, not two: the loss the penalty proposes is the proposed result.
-      out[at].proposal =
-          game_end(game, draw ? "1/2-1/2" : win_for(opponent), TerminationKind::kIllegalMove,
+      const std::uint32_t handle =
+          game_end(draw ? "1/2-1/2" : win_for(opponent), TerminationKind::kIllegalMove,
                    proposed_if(proposal || note == UnwinnabilityNote::kUndetermined),
                    draw ? "second illegal move, but the opponent cannot checkmate (7.5.5)"
                         : "second completed illegal move (7.5.5)",
                    note, now, out);
+      reported(out, at).proposal = handle;
       return;
     }
   }
 }
 
 // The claimant made (or, pskov, touched for) his move: the illegal move stands (D5).
-void RulesArbiter::close_window(GameTracker& game, Millis now, GameEvents& out) {
+void RulesArbiter::close_window(const GameTracker& game, Millis now, ArbiterDecisions& out) {
   if (!window_.open) return;
   window_.open = false;
   book_.withdraw(window_.proposal, WithdrawReason::kLapsed,
@@ -191,17 +191,18 @@ void RulesArbiter::close_window(GameTracker& game, Millis now, GameEvents& out) 
   GameEvent c = event(GameEventKind::kClaimWindowClosed, now, EventVisibility::kArbiter);
   c.side = ~window_.offender;
   c.claim_kind = ClaimKind::kIllegalMove;
-  out.push_back(std::move(c));
+  report(out, std::move(c));
   GameEvent s = event(GameEventKind::kIllegalMoveStood, now, game.irregularity_visibility());
   s.side = window_.offender;
   s.position = snapshot_of(window_.after);
   s.articles = {"A.5.2"};
-  out.push_back(std::move(s));
+  report(out, std::move(s));
   check_illegal_position(game, now, out);
 }
 
 // `claim X illegal-move`: only while the window is open (before X's reply / touch).
-void RulesArbiter::claim_illegal(GameTracker& game, Color claimant, Millis now, GameEvents& out) {
+void RulesArbiter::claim_illegal(const GameTracker& game, Color claimant, Millis now,
+                                 ArbiterDecisions& out) {
   const RuleSet& r = game.rules();
   GameEvent d = event(GameEventKind::kClaimDecided, now, game.irregularity_visibility());
   d.side = claimant;
@@ -210,21 +211,21 @@ void RulesArbiter::claim_illegal(GameTracker& game, Color claimant, Millis now, 
     d.accepted = false;
     d.claim_reason = ClaimReason::kWindowClosed;
     d.articles = {"A.5.2", "S4 7d"};
-    out.push_back(std::move(d));
+    report(out, std::move(d));
     return;
   }
   d.accepted = true;
   d.claim_reason = ClaimReason::kCorrect;
   d.proposed = !r.auto_apply_penalties;
   const std::size_t decided_at = out.size();
-  out.push_back(d);
+  report(out, d);
   window_.open = false;
   if (window_.has_penalty) {
     // A.5.2: the claim makes the arbiter act on the pending penalty.
     Proposal* p = book_.get(window_.proposal);
     if (p && p->open() && r.auto_apply_penalties) {
       book_.settle(window_.proposal, true);
-      apply_time(game, claimant, p->amount, now, out);
+      apply_time(claimant, p->amount, out);
       reinstate(game, window_.before, now, out);
     }
     return;
@@ -234,20 +235,23 @@ void RulesArbiter::claim_illegal(GameTracker& game, Color claimant, Millis now, 
   const UnwinnabilityNote note = can_mate(game, window_.before, claimant, r.mating_test);
   const bool draw = r.illegal_move_draw_if_unwinnable && note == UnwinnabilityNote::kUnwinnable;
   const std::uint32_t handle = game_end(
-      game, draw ? "1/2-1/2" : win_for(claimant), TerminationKind::kIllegalMoveClaim,
+      draw ? "1/2-1/2" : win_for(claimant), TerminationKind::kIllegalMoveClaim,
       proposed_if(d.proposed || note == UnwinnabilityNote::kUndetermined),
       draw ? "illegal move claimed, but the claimant cannot checkmate" : "illegal move claimed",
       note, now, out);
   // A ruling may name the claim (claimReceived, claimDecided) or the proposed result.
   if (handle != 0) {
-    out[decided_at].proposal = handle;
-    if (decided_at > 0 && out[decided_at - 1].kind == GameEventKind::kClaimReceived)
-      out[decided_at - 1].proposal = handle;
+    reported(out, decided_at).proposal = handle;
+    if (decided_at > 0) {
+      const auto* received = std::get_if<ArbiterReport>(&out[decided_at - 1]);
+      if (received && received->event.kind == GameEventKind::kClaimReceived)
+        reported(out, decided_at - 1).proposal = handle;
+    }
   }
 }
 
 // D4: an illegal placement by the side on move; the first lifted own piece must move.
-void RulesArbiter::touch_obligation(GameTracker& game, Millis now, GameEvents& out) {
+void RulesArbiter::touch_obligation(const GameTracker& game, Millis now, ArbiterDecisions& out) {
   const Position& pos = game.committed();
   Square s = game.recognizer().first_lifted_own();
   if (s == kNoSquare || s == obligation_) return;
@@ -266,11 +270,12 @@ void RulesArbiter::touch_obligation(GameTracker& game, Millis now, GameEvents& o
                       ? "the touched piece must be moved (4.3.1)"
                       : "the touched piece has no legal move: any legal move (4.5)";
   e.articles = {"4.3", "4.5"};
-  out.push_back(std::move(e));
+  report(out, std::move(e));
 }
 
 // D11: both kings in check or a pawn on its furthest rank in the committed position.
-void RulesArbiter::check_illegal_position(GameTracker& game, Millis now, GameEvents& out) {
+void RulesArbiter::check_illegal_position(const GameTracker& game, Millis now,
+                                          ArbiterDecisions& out) {
   const Position& pos = game.committed();
   std::optional<IllegalPositionKind> kind;
   Bitboard squares = 0;
@@ -288,16 +293,16 @@ void RulesArbiter::check_illegal_position(GameTracker& game, Millis now, GameEve
   e.position = snapshot_of(pos);
   e.squares = squares_of(squares);
   e.articles = {"A.5.4"};
-  out.push_back(std::move(e));
+  report(out, std::move(e));
   if (game.rules().illegal_position_rule == IllegalPositionRule::kA54) illegal_position_ = kind;
 }
 
-void RulesArbiter::on_board_change(GameTracker& game, std::size_t first, Millis now,
-                                   GameEvents& out) {
+ArbiterDecisions RulesArbiter::on_board_change(const GameTracker& game,
+                                               std::span<const GameEvent> caused, Millis now) {
+  ArbiterDecisions out;
   started(game, now, out);
   const Color on_move = game.committed().side_to_move();
-  for (std::size_t i = first; i < out.size() && !game.ended(); ++i) {
-    const GameEvent e = out[i];
+  for (const GameEvent& e : caused) {
     if (e.kind == GameEventKind::kMoveWithdrawn || e.kind == GameEventKind::kIllegalMovePending)
       pending_end_.reset();
     if (e.kind != GameEventKind::kMoveTentative && e.kind != GameEventKind::kIllegalMovePending)
@@ -326,6 +331,7 @@ void RulesArbiter::on_board_change(GameTracker& game, std::size_t first, Millis 
   if (window_.open && game.rules().window_closes_on == WindowClosesOn::kOpponentTouch &&
       on_move == ~window_.offender && game.recognizer().first_lifted_own() != kNoSquare)
     close_window(game, now, out);
+  return out;
 }
 
 }  // namespace eboard::engine

@@ -1,9 +1,19 @@
 #include "engine/game/arbiter_seam.h"
 
+#include <algorithm>
+
 #include "engine/board/fen.h"
 #include "engine/game/game_tracker.h"
 
 namespace eboard::engine {
+
+bool ends_game(const ArbiterDecisions& decisions) {
+  return std::any_of(decisions.begin(), decisions.end(), [](const ArbiterDecision& d) {
+    if (std::holds_alternative<AnnulGame>(d)) return true;
+    const auto* end = std::get_if<EndGame>(&d);
+    return end && end->finality == Finality::kFinal;
+  });
+}
 
 PressClass Arbiter::classify_press_without_move(const GameTracker& game, Color) {
   return game.rules().press_without_move == PressWithoutMove::kIllegal
@@ -11,14 +21,18 @@ PressClass Arbiter::classify_press_without_move(const GameTracker& game, Color) 
              : PressClass::kRestartAllowed;
 }
 
-void Arbiter::on_move_completed(GameTracker&, const GameEvent&, std::chrono::milliseconds,
-                                GameEvents&) {}
+int Arbiter::unseen_illegal_acts(const GameTracker&, Color) const { return 0; }
+
+ArbiterDecisions Arbiter::on_move_completed(const GameTracker&, const GameEvent&,
+                                            std::chrono::milliseconds) {
+  return {};
+}
 
 // 7.5.1: the position before the irregularity is to be reinstated; the full arbiter
 // adds the penalty ladder (D5) on top.
-void Arbiter::on_illegal_completed(GameTracker& game, const GameEvent& completed,
-                                   std::chrono::milliseconds now, GameEvents& out) {
-  if (completed.reason == IllegalReason::kPressWithoutMove) return;
+ArbiterDecisions Arbiter::on_illegal_completed(const GameTracker& game, const GameEvent& completed,
+                                               std::chrono::milliseconds now) {
+  if (completed.reason == IllegalReason::kPressWithoutMove) return {};
   GameEvent e;
   e.kind = GameEventKind::kRestoreRequested;
   e.at_ms = now.count();
@@ -28,42 +42,44 @@ void Arbiter::on_illegal_completed(GameTracker& game, const GameEvent& completed
       differing_squares(game.committed(), game.recognizer().sensed(), game.recognizer().keys()));
   e.description = "reinstate the position before the illegal move";
   e.articles = {"7.5.1"};
-  out.push_back(std::move(e));
+  return {ArbiterReport{std::move(e)}};
 }
 
-void Arbiter::on_flag(GameTracker&, Color, std::chrono::milliseconds, GameEvents&) {}
+ArbiterDecisions Arbiter::on_flag(const GameTracker&, Color, std::chrono::milliseconds) {
+  return {};
+}
 
 std::optional<std::chrono::milliseconds> Arbiter::next_deadline() const { return std::nullopt; }
 
-void Arbiter::on_deadline(GameTracker&, std::chrono::milliseconds, GameEvents&) {}
+ArbiterDecisions Arbiter::on_deadline(const GameTracker&, std::chrono::milliseconds) { return {}; }
 
-void Arbiter::on_new_game(GameTracker&) {}
+void Arbiter::on_new_game() {}
 
 void Arbiter::on_published(std::uint32_t, std::uint64_t) {}
 
-void Arbiter::propose_result(GameTracker& game, const std::string& result,
-                             TerminationKind termination, const std::string& description,
-                             std::chrono::milliseconds now, GameEvents& out) {
-  game.end_game(now, result, termination, Finality::kProposed, description, out);
+ArbiterDecisions Arbiter::propose_result(const GameTracker&, const std::string& result,
+                                         TerminationKind termination,
+                                         const std::string& description,
+                                         std::chrono::milliseconds) {
+  return {EndGame{result, termination, Finality::kProposed, description}};
 }
 
-void Arbiter::on_both_flags(GameTracker&, std::chrono::milliseconds, GameEvents&) {}
+ArbiterDecisions Arbiter::on_both_flags(const GameTracker&, std::chrono::milliseconds) {
+  return {};
+}
 
-void Arbiter::on_board_change(GameTracker&, std::size_t, std::chrono::milliseconds, GameEvents&) {}
+ArbiterDecisions Arbiter::on_board_change(const GameTracker&, std::span<const GameEvent>,
+                                          std::chrono::milliseconds) {
+  return {};
+}
 
-void Arbiter::on_operator(GameTracker& game, const OperatorAction& action,
-                          std::chrono::milliseconds now, GameEvents& out) {
+ArbiterDecisions Arbiter::on_operator(const GameTracker&, const OperatorAction& action,
+                                      std::chrono::milliseconds) {
   switch (action.kind) {
-    case OperatorAction::Kind::kPause:
-    case OperatorAction::Kind::kResume:
-      game.pause_clock(
-          now, action.kind == OperatorAction::Kind::kPause ? ClockHold::kPause : ClockHold::kResume,
-          out);
-      break;
-    case OperatorAction::Kind::kAddTime:
-      game.adjust_clock(now, action.side, action.amount, out);
-      break;
-    default: break;  // claims, resignations, rulings: the rules part of the arbiter
+    case OperatorAction::Kind::kPause: return {HoldClock{ClockHold::kPause}};
+    case OperatorAction::Kind::kResume: return {HoldClock{ClockHold::kResume}};
+    case OperatorAction::Kind::kAddTime: return {AdjustClock{action.side, action.amount}};
+    default: return {};  // claims, resignations, rulings: the rules part of the arbiter
   }
 }
 

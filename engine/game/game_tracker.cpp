@@ -43,7 +43,7 @@ GameEvent GameTracker::event(GameEventKind kind, Millis at) const {
 }
 
 // 6.6: the game starts at the first timed input, with White's clock (or the side to
-// move's, from a set-up position) running; after an annulled game (annul) the new game
+// move's, from a set-up position) running; after an annulled game (AnnulGame) the new game
 // starts at the first input that follows.
 void GameTracker::ensure_started(Millis now, GameEvents& out) {
   if (ended_ && next_start_) begin_new_game();
@@ -102,7 +102,7 @@ void GameTracker::placement(Millis now, const std::array<SquareCode, kSquareCoun
   scratch_.clear();
   recognizer_.sense_placement(codes, now, scratch_);
   translate(out);
-  if (!ended_) arbiter_->on_board_change(*this, first, now, out);
+  if (!ended_) board_changed(now, first, out);
 }
 
 void GameTracker::square(Millis now, Square s, SquareCode code, GameEvents& out) {
@@ -120,7 +120,7 @@ void GameTracker::square(Millis now, Square s, SquareCode code, GameEvents& out)
   scratch_.clear();
   recognizer_.sense_square(s, code, now, scratch_);
   translate(out);
-  if (!ended_) arbiter_->on_board_change(*this, first, now, out);
+  if (!ended_) board_changed(now, first, out);
 }
 
 void GameTracker::lever(Millis now, Color side, GameEvents& out) {
@@ -213,7 +213,7 @@ void GameTracker::complete_move(Millis now, const PressVerdict& verdict, Complet
   }
   clock_update(now, out);
   translate(out);
-  arbiter_->on_move_completed(*this, e, now, out);
+  apply(now, arbiter_->on_move_completed(*this, e, now), out);
 }
 
 void GameTracker::complete_illegal(Millis now, Color side, const IllegalAnalysis& a,
@@ -223,7 +223,7 @@ void GameTracker::complete_illegal(Millis now, Color side, const IllegalAnalysis
   e.side = side;
   e.reason = a.reason;
   e.description = a.description;
-  e.count = ++illegal_counts_[side];
+  e.count = ++illegal_counts_[side] + arbiter_->unseen_illegal_acts(*this, side);
   if (a.from != kNoSquare && a.to != kNoSquare) {
     e.from = a.from;
     e.to = a.to;
@@ -232,7 +232,7 @@ void GameTracker::complete_illegal(Millis now, Color side, const IllegalAnalysis
   out.push_back(e);
   clock_events(clock_.press(side, now, moves_completed_[side]), out);
   clock_update(now, out);
-  arbiter_->on_illegal_completed(*this, e, now, out);
+  apply(now, arbiter_->on_illegal_completed(*this, e, now), out);
 }
 
 void GameTracker::press_without_move(Millis now, Color side, GameEvents& out) {
@@ -248,12 +248,12 @@ void GameTracker::press_without_move(Millis now, Color side, GameEvents& out) {
     i.side = side;
     i.reason = IllegalReason::kPressWithoutMove;
     i.description = "clock pressed without a move";
-    i.count = ++illegal_counts_[side];
+    i.count = ++illegal_counts_[side] + arbiter_->unseen_illegal_acts(*this, side);
     i.articles = {"7.5.3"};
     out.push_back(i);
     clock_events(clock_.press(side, now, moves_completed_[side]), out);
     clock_update(now, out);
-    arbiter_->on_illegal_completed(*this, i, now, out);
+    apply(now, arbiter_->on_illegal_completed(*this, i, now), out);
     return;
   }
   clock_events(clock_.press(side, now, moves_completed_[side]), out);
@@ -280,7 +280,7 @@ void GameTracker::flag(Millis now, Color side, GameEvents& out) {
   GameEvent e = flag_event(now, side);
   e.first = !flag_down(~side);
   out.push_back(e);
-  arbiter_->on_flag(*this, side, now, out);
+  apply(now, arbiter_->on_flag(*this, side, now), out);
 }
 
 GameEvent GameTracker::flag_event(Millis now, Color side) const {
@@ -310,21 +310,21 @@ void GameTracker::both_flags(Millis now, GameEvents& out) {
     e.articles = {"6.8", "III.3.1"};
     out.push_back(e);
   }
-  arbiter_->on_both_flags(*this, now, out);
+  apply(now, arbiter_->on_both_flags(*this, now), out);
 }
 
 void GameTracker::operator_action(Millis now, const OperatorAction& action, GameEvents& out) {
   ensure_started(now, out);
   advance(now, out);
   if (ended_) return;
-  arbiter_->on_operator(*this, action, now, out);
+  apply(now, arbiter_->on_operator(*this, action, now), out);
 }
 
 void GameTracker::propose_result(Millis now, const std::string& result, TerminationKind termination,
                                  const std::string& description, GameEvents& out) {
   ensure_started(now, out);
   if (ended_) return;
-  arbiter_->propose_result(*this, result, termination, description, now, out);
+  apply(now, arbiter_->propose_result(*this, result, termination, description, now), out);
 }
 
 void GameTracker::promotion_choice(Millis now, PieceType piece, GameEvents& out) {
@@ -335,7 +335,12 @@ void GameTracker::promotion_choice(Millis now, PieceType piece, GameEvents& out)
   scratch_.clear();
   recognizer_.set_promotion_choice(piece, now, scratch_);
   translate(out);
-  if (!ended_) arbiter_->on_board_change(*this, first, now, out);
+  if (!ended_) board_changed(now, first, out);
+}
+
+void GameTracker::board_changed(Millis now, std::size_t first, GameEvents& out) {
+  const std::span<const GameEvent> caused(out.begin() + std::ptrdiff_t(first), out.end());
+  apply(now, arbiter_->on_board_change(*this, caused, now), out);
 }
 
 void GameTracker::advance(Millis now, GameEvents& out) {
@@ -353,7 +358,7 @@ void GameTracker::advance(Millis now, GameEvents& out) {
       recognizer_.advance(*r, scratch_);
       translate(out);
     } else if (due(a) && (!c || *a <= *c)) {
-      arbiter_->on_deadline(*this, *a, out);
+      apply(*a, arbiter_->on_deadline(*this, *a), out);
     } else {
       clock_events(clock_.advance(*c), out);
     }
@@ -379,28 +384,6 @@ std::optional<Millis> GameTracker::next_board_deadline() const {
   return earliest(recognizer_.next_deadline(), arbiter_->next_deadline());
 }
 
-void GameTracker::end_game(Millis now, const std::string& result, TerminationKind termination,
-                           Finality finality, const std::string& description, GameEvents& out) {
-  const bool proposed = finality == Finality::kProposed;
-  GameEvent e = event(GameEventKind::kGameEnded, now);
-  e.result = result;
-  e.termination = termination;
-  e.proposed = proposed;
-  e.description = description;
-  out.push_back(std::move(e));
-  if (proposed) return;
-  ended_ = true;
-  result_ = result;
-  clock_events(clock_.stop(now), out);
-  clock_update(now, out);
-}
-
-void GameTracker::annul(Millis now, const Position& next_start, const std::string& description,
-                        GameEvents& out) {
-  end_game(now, "*", TerminationKind::kArbiter, Finality::kFinal, description, out);
-  next_start_ = next_start;
-}
-
 // Everything of the annulled game goes; the configuration stays but for the start.
 void GameTracker::begin_new_game() {
   config_.start = *next_start_;
@@ -419,39 +402,7 @@ void GameTracker::begin_new_game() {
   started_ = false;
   ended_ = false;
   result_ = "*";
-  arbiter_->on_new_game(*this);
-}
-
-void GameTracker::replace_committed(Millis now, const Position& pos, const std::string& description,
-                                    GameEvents& out) {
-  GameEvent e = event(GameEventKind::kPositionChanged, now);
-  e.position = snapshot_of(pos);
-  e.description = description;
-  out.push_back(std::move(e));
-  scratch_.clear();
-  recognizer_.replace_committed(pos, now, scratch_);
-  translate(out);
-}
-
-void GameTracker::complete_pending(Millis now, GameEvents& out) {
-  if (ended_) return;
-  const PressVerdict verdict = recognizer_.judge_press(now);
-  if (verdict.kind == PressVerdict::Kind::kLegal)
-    complete_move(now, verdict, CompletionKind::kGameEnd, out);
-}
-
-void GameTracker::adjust_clock(Millis now, Color side, Millis delta, GameEvents& out) {
-  clock_events(clock_.adjust(side, delta, now), out);
-  clock_update(now, out);
-}
-
-void GameTracker::pause_clock(Millis now, ClockHold hold, GameEvents& out) {
-  const bool pause = hold == ClockHold::kPause;
-  arbiter_paused_ = pause;
-  // Without a clock the model stays paused: nobody presses it.
-  if (!pause && presence_ == ClockPresence::kNone) return clock_update(now, out);
-  clock_events(pause ? clock_.pause(now) : clock_.resume(now), out);
-  clock_update(now, out);
+  arbiter_->on_new_game();
 }
 
 void GameTracker::clock_update(Millis now, GameEvents& out) {

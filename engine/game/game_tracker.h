@@ -16,12 +16,13 @@
 // irregular press) is a press without a move. Presses by the side whose clock does not
 // run are ignored (D3). Checkmate and stalemate complete without a press after
 // `game_end_stable` (D2, D7, 6.2.1.1). Everything the rule set decides beyond that goes
-// through the Arbiter (arbiter_seam.h).
+// through the Arbiter (arbiter_seam.h), whose decisions the tracker applies.
 #pragma once
 
 #include <array>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -107,24 +108,18 @@ class GameTracker {
   // clock's: eboard-replay settles these after a script's last line.
   std::optional<Millis> next_board_deadline() const;
 
-  // --- for the arbiter -------------------------------------------------------------
+  // --- commands from outside the rules ------------------------------------------------
+  // The daemon's operator commands (a result set, a position restored, the clocks set, the
+  // pause a resumed journal had) and recovery (the position and the moves found on the
+  // board) act on the game directly. The Arbiter does not call these: it returns its
+  // decisions (arbiter_decision.h) and the tracker applies them.
   void end_game(Millis now, const std::string& result, TerminationKind termination,
                 Finality finality, const std::string& description, GameEvents& out);
-  // 7.2.1, 7.3, A.5.1: the game is annulled (gameEnded "*") and a new one is played from
-  // `next_start`; it starts (gameStarted, clocks from the time control, a fresh arbiter
-  // state) at the next input.
-  void annul(Millis now, const Position& next_start, const std::string& description,
-             GameEvents& out);
-  // Sets the committed position (reinstatement, an illegal move that stood) and emits
-  // positionChanged.
+  // Sets the committed position and emits positionChanged.
   void replace_committed(Millis now, const Position& pos, const std::string& description,
                          GameEvents& out);
   void adjust_clock(Millis now, Color side, Millis delta, GameEvents& out);
-  // The legal move standing on the board ends the game by itself (D7: dead position,
-  // fivefold, 75 moves): it is completed without a press (6.2.1.1); the arbiter's
-  // on_move_completed then ends the game.
-  void complete_pending(Millis now, GameEvents& out);
-  // 6.11: the arbiter (or a claimant) stops or restarts the clocks.
+  // 6.11: the clocks stop or start again.
   void pause_clock(Millis now, ClockHold hold, GameEvents& out);
   // Where the moves completed from now on come from (kPlayers until told otherwise).
   void set_move_source(MoveSource source) { move_source_ = source; }
@@ -153,6 +148,17 @@ class GameTracker {
   void press_without_move(Millis now, Color side, GameEvents& out);
   void clock_events(const std::vector<ClockEvent>& in, GameEvents& out);
   void clock_update(Millis now, GameEvents& out);
+  // The arbiter's decisions (arbiter_decision.h), applied in order at `now`.
+  void apply(Millis now, const ArbiterDecisions& decisions, GameEvents& out);
+  void apply(Millis now, const ArbiterReport& d, GameEvents& out);
+  void apply(Millis now, const EndGame& d, GameEvents& out);
+  void apply(Millis now, const AnnulGame& d, GameEvents& out);
+  void apply(Millis now, const SetCommitted& d, GameEvents& out);
+  void apply(Millis now, const AdjustClock& d, GameEvents& out);
+  void apply(Millis now, const CompletePending& d, GameEvents& out);
+  void apply(Millis now, const HoldClock& d, GameEvents& out);
+  // The arbiter's view of what a sensor change caused: out[first..].
+  void board_changed(Millis now, std::size_t first, GameEvents& out);
   GameEvent event(GameEventKind kind, Millis at) const;
   GameEvent flag_event(Millis now, Color side) const;  // flagFell, `first` left to the caller
 
@@ -175,7 +181,7 @@ class GameTracker {
   bool started_ = false;
   bool ended_ = false;
   std::string result_ = "*";
-  std::optional<Position> next_start_;  // set by annul(): a new game follows
+  std::optional<Position> next_start_;  // set by AnnulGame: a new game follows
   ClockPresence presence_ = ClockPresence::kConnected;
   bool arbiter_paused_ = false;  // 6.11 pause_clock, kept apart from a missing clock
   MoveSource move_source_ = MoveSource::kPlayers;

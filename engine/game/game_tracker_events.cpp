@@ -93,7 +93,7 @@ void GameTracker::translate(GameEvents& out) {
         if (accept) {
           end_game(r.at, result, termination, Finality::kFinal, description, out);
         } else {
-          arbiter_->propose_result(*this, result, termination, description, r.at, out);
+          apply(r.at, arbiter_->propose_result(*this, result, termination, description, r.at), out);
         }
         break;
       }
@@ -147,7 +147,7 @@ void GameTracker::clock_events(const std::vector<ClockEvent>& in, GameEvents& ou
       e.first = f->first;
       e.articles = {"6.9"};
       out.push_back(e);
-      arbiter_->on_flag(*this, f->side, f->at, out);
+      apply(f->at, arbiter_->on_flag(*this, f->side, f->at), out);
     } else if (const auto* i = std::get_if<IncrementCredited>(&ce)) {
       GameEvent e = event(GameEventKind::kIncrementCredited, i->at);
       e.side = i->side;
