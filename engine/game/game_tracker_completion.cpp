@@ -1,0 +1,151 @@
+// GameTracker: completion (docs/rules.md D3, D6, 7.5.3). A press by the side whose clock
+// runs, or the board itself (6.2.1.1, 6.2.1.2, a board without a clock), completes what
+// stands on the board: a legal move, an illegal one, or nothing.
+#include "engine/board/notation.h"
+#include "engine/game/game_tracker.h"
+
+namespace eboard::engine {
+namespace {
+
+std::int64_t ms(Millis t) { return t.count(); }
+
+}  // namespace
+
+void GameTracker::lever(Millis now, Color side, GameEvents& out) {
+  ensure_started(now, out);
+  advance(now, out);
+  if (ended_) return;
+  // D3: a press by the side whose clock does not run is ignored for move logic.
+  if (clock_.paused() || clock_.running() != side) {
+    clock_events(clock_.press(side, now, moves_completed_[side]), out);
+    return;
+  }
+  // Players who signal a result on the board (D8) stop the clocks: not a move.
+  if (recognizer_.gesture() != GestureResult::kNone) return;
+  if (side != committed().side_to_move()) {
+    // 6.2.2 after 6.2.1.2: its own move stands on the opponent's pending one.
+    if (!recognizer_.press_over_pending(side)) return press_without_move(now, side, out);
+    clock_events(clock_.press(side, now, moves_completed_[side]), out);
+    return clock_update(now, out);
+  }
+  const PressVerdict verdict = recognizer_.judge_press(now);
+  switch (verdict.kind) {
+    case PressVerdict::Kind::kLegal:
+      return complete_move(now, verdict, CompletionKind::kClockPress, out);
+    case PressVerdict::Kind::kIllegal: return complete_illegal(now, side, verdict.illegal, out);
+    case PressVerdict::Kind::kNothing: return press_without_move(now, side, out);
+  }
+}
+
+void GameTracker::complete_move(Millis now, const PressVerdict& verdict, CompletionKind how,
+                                GameEvents& out) {
+  const Position& before = committed();
+  const Color side = before.side_to_move();
+  const Move m = verdict.move;
+  GameEvent e = event(GameEventKind::kMoveCompleted, now);
+  e.side = side;
+  e.move = m;
+  e.san = to_san(before, m);
+  e.completion = how;
+  e.first_seen_ms = ms(verdict.provenance.first_seen);
+  e.slid_through = verdict.provenance.slid_through;
+  e.taken_back = verdict.provenance.taken_back;
+  e.piece_missing = verdict.provenance.piece_missing;
+  // Completed on a board without a clock: no article of the Laws says when (docs/clockless.md).
+  if (how != CompletionKind::kOpponentBegan && how != CompletionKind::kSettled)
+    e.articles = {how == CompletionKind::kGameEnd    ? "6.2.1.1"
+                  : how == CompletionKind::kNextMove ? "6.2.1.2"
+                                                     : "6.2.1"};
+  GameEvents touch;
+  const Square rook_square = make_square(file_of(m.to()) == 6 ? 7 : 0, rank_of(m.from()));
+  if (verdict.provenance.rook_first || verdict.provenance.released_other) {
+    GameEvent t = event(GameEventKind::kTouchMoveViolation, now);
+    t.visibility = EventVisibility::kArbiter;
+    t.side = side;
+    t.move = m;
+    t.articles = {verdict.provenance.rook_first ? "4.4.2" : "4.7"};
+    t.squares.push_back(verdict.provenance.rook_first ? rook_square
+                                                      : verdict.provenance.released_other.from());
+    t.description = verdict.provenance.rook_first
+                        ? "castled with the rook moved first"
+                        : "released move " + to_uci(verdict.provenance.released_other) +
+                              " changed to " + to_uci(m) + " before the press";
+    touch.push_back(std::move(t));
+  }
+  // However the press or the board completed it, a move recovery showed is reported as found.
+  if (move_source_ == MoveSource::kRecovered) e.completion = CompletionKind::kRecovered;
+  scratch_.clear();
+  recognizer_.commit(m, now, scratch_);
+  ++moves_completed_[side];
+  e.ply = config_.plies_before + int(moves_.size()) + 1;
+  e.position = snapshot_of(committed());
+  // A move completed by the player's next move, or pressed for earlier, leaves the clock
+  // as it is (6.2.1.2, 6.2.2).
+  std::vector<ClockEvent> ce;
+  if (how == CompletionKind::kGameEnd)
+    ce = clock_.stop(now);
+  else if (how == CompletionKind::kClockPress && !verdict.pressed_earlier)
+    ce = clock_.press(side, now, moves_completed_[side]);
+  e.white_ms = ms(clock_.remaining(kWhite, now));
+  e.black_ms = ms(clock_.remaining(kBlack, now));
+  moves_.push_back({m, side, ms(now), side == kWhite ? e.white_ms : e.black_ms});
+  out.push_back(e);
+  for (GameEvent& t : touch) out.push_back(std::move(t));
+  clock_events(ce, out);
+  if (verdict.game_end != GameEndKind::kNone) {
+    const bool mate = verdict.game_end == GameEndKind::kCheckmate;
+    end_game(now, mate ? (side == kWhite ? "1-0" : "0-1") : "1/2-1/2",
+             mate ? TerminationKind::kCheckmate : TerminationKind::kStalemate, Finality::kFinal,
+             mate ? "checkmate" : "stalemate", out);
+    return;
+  }
+  clock_update(now, out);
+  translate(out);
+  apply(now, arbiter_->on_move_completed(*this, e, now), out);
+}
+
+void GameTracker::complete_illegal(Millis now, Color side, const IllegalAnalysis& a,
+                                   GameEvents& out) {
+  GameEvent e = event(GameEventKind::kIllegalMoveCompleted, now);
+  e.visibility = irregularity_visibility();
+  e.side = side;
+  e.reason = a.reason;
+  e.description = a.description;
+  e.count = ++illegal_counts_[side] + arbiter_->unseen_illegal_acts(*this, side);
+  if (a.from != kNoSquare && a.to != kNoSquare) {
+    e.from = a.from;
+    e.to = a.to;
+  }
+  e.articles = {a.reason == IllegalReason::kPromotionIncomplete ? "7.5.2" : "7.5.1"};
+  out.push_back(e);
+  clock_events(clock_.press(side, now, moves_completed_[side]), out);
+  clock_update(now, out);
+  apply(now, arbiter_->on_illegal_completed(*this, e, now), out);
+}
+
+void GameTracker::press_without_move(Millis now, Color side, GameEvents& out) {
+  GameEvent e = event(GameEventKind::kClockPressWithoutMove, now);
+  e.visibility = irregularity_visibility();
+  e.side = side;
+  e.classification = arbiter_->classify_press_without_move(*this, side);
+  e.articles = {"7.5.3"};
+  out.push_back(e);
+  if (e.classification == PressClass::kIllegal) {
+    GameEvent i = event(GameEventKind::kIllegalMoveCompleted, now);
+    i.visibility = e.visibility;
+    i.side = side;
+    i.reason = IllegalReason::kPressWithoutMove;
+    i.description = "clock pressed without a move";
+    i.count = ++illegal_counts_[side] + arbiter_->unseen_illegal_acts(*this, side);
+    i.articles = {"7.5.3"};
+    out.push_back(i);
+    clock_events(clock_.press(side, now, moves_completed_[side]), out);
+    clock_update(now, out);
+    apply(now, arbiter_->on_illegal_completed(*this, i, now), out);
+    return;
+  }
+  clock_events(clock_.press(side, now, moves_completed_[side]), out);
+  clock_update(now, out);
+}
+
+}  // namespace eboard::engine
