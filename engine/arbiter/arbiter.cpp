@@ -57,7 +57,7 @@ void RulesArbiter::reinstate(const GameTracker& game, const Position& before, Mi
 // A penalty: applied at once with `auto_apply_penalties`, otherwise a proposal the
 // arbiter's ruling settles (the authority rule).
 std::uint32_t RulesArbiter::penalty(const GameTracker& game, Color offender, PenaltyKind kind,
-                                    Millis amount, bool reinstate_after, const Position* before,
+                                    Millis amount, PenaltyPosition position,
                                     const std::string& description, Millis now,
                                     ArbiterDecisions& out) {
   const bool apply = game.rules().auto_apply_penalties;
@@ -70,7 +70,7 @@ std::uint32_t RulesArbiter::penalty(const GameTracker& game, Color offender, Pen
   if (apply) {
     report(out, std::move(e));
     apply_time(~offender, amount, out);
-    if (reinstate_after && before) reinstate(game, *before, now, out);
+    if (position == PenaltyPosition::kReinstated) reinstate(game, window_.before, now, out);
     return 0;
   }
   Proposal p;
@@ -78,7 +78,7 @@ std::uint32_t RulesArbiter::penalty(const GameTracker& game, Color offender, Pen
   p.offender = offender;
   p.penalty_kind = kind;
   p.amount = amount;
-  p.reinstate = reinstate_after;
+  p.position = position;
   p.description = description;
   const std::uint32_t handle = book_.open(std::move(p), e.visibility, now).handle;
   e.proposal = handle;
@@ -148,7 +148,7 @@ void RulesArbiter::ruling(const GameTracker& game, const OperatorAction& a, Mill
   // without SEQ the latest open one (ProposalBook::for_ruling).
   if (const std::uint32_t handle = book_.for_ruling(a.seq)) {
     const Proposal p = *book_.get(handle);
-    book_.settle(handle, accept);
+    book_.settle(handle, accept ? RulingDecision::kAccept : RulingDecision::kReject);
     const std::uint64_t proposal_seq = p.seqs.empty() ? 0 : p.seqs.back();
     switch (p.kind) {
       case Proposal::Kind::kTimePenalty: {
@@ -163,7 +163,8 @@ void RulesArbiter::ruling(const GameTracker& game, const OperatorAction& a, Mill
         report(out, std::move(e));
         if (accept) {
           apply_time(~p.offender, p.amount, out);
-          if (p.reinstate && window_.open && window_.proposal == handle) {
+          if (p.position == PenaltyPosition::kReinstated && window_.open &&
+              window_.proposal == handle) {
             window_.open = false;
             window_.penalised = true;
             reinstate(game, window_.before, now, out);

@@ -99,9 +99,10 @@ class RulesArbiter : public Arbiter {
     return std::get<ArbiterReport>(out[at]).event;
   }
   // Both return the handle of the proposal they opened (0: none, applied or final).
+  // kReinstated: the position before the open window's irregularity (window_.before).
   std::uint32_t penalty(const GameTracker& game, Color offender, PenaltyKind kind, Millis amount,
-                        bool reinstate, const Position* before, const std::string& description,
-                        Millis now, ArbiterDecisions& out);
+                        PenaltyPosition position, const std::string& description, Millis now,
+                        ArbiterDecisions& out);
   std::uint32_t game_end(const std::string& result, TerminationKind termination, Finality finality,
                          const std::string& description, UnwinnabilityNote note, Millis now,
                          ArbiterDecisions& out);
@@ -115,9 +116,12 @@ class RulesArbiter : public Arbiter {
   static std::string win_for(Color side) { return side == kWhite ? "1-0" : "0-1"; }
 
   // arbiter_illegal.cpp
+  // A completed illegal move made on the board, or an act off it treated as one (a press
+  // without a move, D6; two hands, 7.5.4): only a move on the board stands or is undone.
+  enum class IllegalAct : std::uint8_t { kOnBoard, kOffBoard };
   // One rung for `completed` (an illegalMoveCompleted: the tracker's, or a two-hands report).
   void illegal_ladder(const GameTracker& game, Color offender, const GameEvent& completed,
-                      bool made_on_board, Millis now, ArbiterDecisions& out);
+                      IllegalAct act, Millis now, ArbiterDecisions& out);
   void close_window(const GameTracker& game, Millis now, ArbiterDecisions& out);
   void touch_obligation(const GameTracker& game, Millis now, ArbiterDecisions& out);
   void check_illegal_position(const GameTracker& game, Millis now, ArbiterDecisions& out);
@@ -150,7 +154,7 @@ class RulesArbiter : public Arbiter {
   bool ends_by_itself(const GameTracker& game, const Position& pos) {
     return ending(game, pos).has_value();
   }
-  Verdict dead_position_verdict(const Position& pos, bool full);
+  Verdict dead_position_verdict(const Position& pos, AnalysisMode mode);
   void dead_position_suspected(const GameTracker& game, const Position& pos, Millis now,
                                ArbiterDecisions& out);
   void flag_claim(const GameTracker& game, Color claimant, Millis now, ArbiterDecisions& out);
@@ -161,7 +165,7 @@ class RulesArbiter : public Arbiter {
   WinnabilityAnalyzer analyzer_;
   struct DeadVerdict {
     Key key = 0;
-    bool full = false;
+    AnalysisMode mode = AnalysisMode::kQuick;
     bool valid = false;
     Verdict verdict = Verdict::kUndetermined;
   };

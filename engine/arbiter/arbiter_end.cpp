@@ -37,8 +37,10 @@ std::optional<RulesArbiter::Ending> RulesArbiter::ending(const GameTracker& game
     return Ending{
         TerminationKind::kDeadPosition, "dead position: insufficient material", {"5.2.2"}};
   if (r.dead_position_analysis == DeadPositionAnalysis::kStructural) return std::nullopt;
-  const bool full = r.dead_position_analysis == DeadPositionAnalysis::kFull;
-  if (dead_position_verdict(pos, full) == Verdict::kUnwinnable)
+  const AnalysisMode mode = r.dead_position_analysis == DeadPositionAnalysis::kFull
+                                ? AnalysisMode::kFull
+                                : AnalysisMode::kQuick;
+  if (dead_position_verdict(pos, mode) == Verdict::kUnwinnable)
     return Ending{
         TerminationKind::kDeadPosition, "dead position: neither side can checkmate", {"5.2.2"}};
   return std::nullopt;
@@ -47,12 +49,12 @@ std::optional<RulesArbiter::Ending> RulesArbiter::ending(const GameTracker& game
 // The same position is judged several times: as each tentative move appears (a hovering
 // hand shows it again and again) and once more when the move is completed. The verdict
 // depends only on the position (9.2 identity) and the mode, so the last few are kept.
-Verdict RulesArbiter::dead_position_verdict(const Position& pos, bool full) {
+Verdict RulesArbiter::dead_position_verdict(const Position& pos, AnalysisMode mode) {
   for (const DeadVerdict& d : dead_verdicts_)
-    if (d.key == pos.key() && d.full == full && d.valid) return d.verdict;
-  const Verdict v = analyzer_.dead_position(pos, full ? AnalysisMode::kFull : AnalysisMode::kQuick,
-                                            full ? kDefaultFullNodeLimit : kDefaultQuickNodeLimit);
-  dead_verdicts_[next_dead_verdict_] = {pos.key(), full, true, v};
+    if (d.key == pos.key() && d.mode == mode && d.valid) return d.verdict;
+  const Verdict v = analyzer_.dead_position(
+      pos, mode, mode == AnalysisMode::kFull ? kDefaultFullNodeLimit : kDefaultQuickNodeLimit);
+  dead_verdicts_[next_dead_verdict_] = {pos.key(), mode, true, v};
   next_dead_verdict_ = (next_dead_verdict_ + 1) % dead_verdicts_.size();
   return v;
 }
@@ -278,16 +280,16 @@ void RulesArbiter::infraction(const GameTracker& game, Color side, Millis now,
       // S4 10a as read in docs/rules.md D13: if the opponent's flag is already down, the
       // opponent gets one minute instead of the offender being warned.
       if (flag_down_[~side]) {
-        penalty(game, side, PenaltyKind::kTimeAdded, Millis{60000}, false, nullptr,
+        penalty(game, side, PenaltyKind::kTimeAdded, Millis{60000}, PenaltyPosition::kStands,
                 "first infraction, the opponent's flag is down: one minute (S4 10a)", now, out);
       } else {
-        penalty(game, side, PenaltyKind::kWarning, Millis{0}, false, nullptr,
+        penalty(game, side, PenaltyKind::kWarning, Millis{0}, PenaltyPosition::kStands,
                 "first infraction: warning (S4 10)", now, out);
       }
       return;
     case PenaltyStep::Kind::kTimeToOpponent:
-      penalty(game, side, PenaltyKind::kTimeAdded, step.time, false, nullptr, "infraction (S4 10)",
-              now, out);
+      penalty(game, side, PenaltyKind::kTimeAdded, step.time, PenaltyPosition::kStands,
+              "infraction (S4 10)", now, out);
       return;
     case PenaltyStep::Kind::kLoss:
     case PenaltyStep::Kind::kClaimWin: {

@@ -67,11 +67,15 @@ ArbiterDecisions RulesArbiter::on_illegal_completed(const GameTracker& game,
   ArbiterDecisions out;
   started(game, now, out);
   const Color offender = completed.side.value_or(game.committed().side_to_move());
-  const bool made_on_board = completed.reason != IllegalReason::kPressWithoutMove;
+  const IllegalAct act = completed.reason == IllegalReason::kPressWithoutMove
+                             ? IllegalAct::kOffBoard
+                             : IllegalAct::kOnBoard;
   // The offender's own move closes a window he had against the opponent (D5).
-  if (window_.open && made_on_board && offender != window_.offender) close_window(game, now, out);
-  illegal_ladder(game, offender, completed, made_on_board, now, out);
-  if (!made_on_board && !game.ended() && !ends_game(out)) restart_owed_by_ = ~offender;
+  if (window_.open && act == IllegalAct::kOnBoard && offender != window_.offender)
+    close_window(game, now, out);
+  illegal_ladder(game, offender, completed, act, now, out);
+  if (act == IllegalAct::kOffBoard && !game.ended() && !ends_game(out))
+    restart_owed_by_ = ~offender;
   return out;
 }
 
@@ -92,12 +96,12 @@ void RulesArbiter::two_hands(const GameTracker& game, Color side, Millis now,
   e.count = game.illegal_count(side) + ++two_hands_[side];
   e.articles = {"7.5.4"};
   report(out, e);
-  illegal_ladder(game, side, e, false, now, out);
+  illegal_ladder(game, side, e, IllegalAct::kOffBoard, now, out);
 }
 
 // One rung of `illegal_move.ladder` for the offender's count-th completed illegal act.
 void RulesArbiter::illegal_ladder(const GameTracker& game, Color offender,
-                                  const GameEvent& completed, bool made_on_board, Millis now,
+                                  const GameEvent& completed, IllegalAct act, Millis now,
                                   ArbiterDecisions& out) {
   const RuleSet& r = game.rules();
   if (r.illegal_move_ladder.empty()) return;  // the arbiter chooses (12.9)
@@ -118,7 +122,7 @@ void RulesArbiter::illegal_ladder(const GameTracker& game, Color offender,
     promotion = true;
   }
   const bool window =
-      made_on_board &&
+      act == IllegalAct::kOnBoard &&
       (r.illegal_move_detection == IllegalMoveDetection::kClaimOnlyBeforeReply ||
        (r.illegal_move_detection == IllegalMoveDetection::kBeforeReply && proposal));
   if (window && step.kind != PenaltyStep::Kind::kLoss) {
@@ -136,22 +140,23 @@ void RulesArbiter::illegal_ladder(const GameTracker& game, Color offender,
     report(out, std::move(e));
     if (step.kind == PenaltyStep::Kind::kTimeToOpponent) {
       window_.has_penalty = true;
-      window_.proposal = penalty(game, offender, PenaltyKind::kTimeAdded, step.time, true,
-                                 &window_.before, "completed illegal move (7.5.5, A.3)", now, out);
+      window_.proposal =
+          penalty(game, offender, PenaltyKind::kTimeAdded, step.time, PenaltyPosition::kReinstated,
+                  "completed illegal move (7.5.5, A.3)", now, out);
     }
     return;
   }
   switch (step.kind) {
     case PenaltyStep::Kind::kTimeToOpponent:
-      penalty(game, offender, PenaltyKind::kTimeAdded, step.time, false, nullptr,
+      penalty(game, offender, PenaltyKind::kTimeAdded, step.time, PenaltyPosition::kStands,
               "completed illegal move (7.5.5)", now, out);
-      if (made_on_board) {
+      if (act == IllegalAct::kOnBoard) {
         reinstate(game, before, now, out);
         if (!promotion) restart_owed_by_ = opponent;
       }
       return;
     case PenaltyStep::Kind::kWarning:
-      penalty(game, offender, PenaltyKind::kWarning, Millis{0}, false, nullptr,
+      penalty(game, offender, PenaltyKind::kWarning, Millis{0}, PenaltyPosition::kStands,
               "completed illegal move", now, out);
       return;
     case PenaltyStep::Kind::kClaimWin:  // acts off the board (two hands) in claim-only sets
@@ -224,7 +229,7 @@ void RulesArbiter::claim_illegal(const GameTracker& game, Color claimant, Millis
     // A.5.2: the claim makes the arbiter act on the pending penalty.
     Proposal* p = book_.get(window_.proposal);
     if (p && p->open() && r.auto_apply_penalties) {
-      book_.settle(window_.proposal, true);
+      book_.settle(window_.proposal, RulingDecision::kAccept);
       apply_time(claimant, p->amount, out);
       reinstate(game, window_.before, now, out);
     }

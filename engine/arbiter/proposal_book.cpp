@@ -96,9 +96,10 @@ std::uint32_t ProposalBook::for_ruling(std::optional<std::uint64_t> seq) const {
   return 0;
 }
 
-void ProposalBook::settle(std::uint32_t handle, bool accepted) {
+void ProposalBook::settle(std::uint32_t handle, RulingDecision decision) {
   if (Proposal* p = get(handle); p && p->open())
-    p->state = accepted ? ProposalState::kAccepted : ProposalState::kRejected;
+    p->state =
+        decision == RulingDecision::kAccept ? ProposalState::kAccepted : ProposalState::kRejected;
 }
 
 void ProposalBook::withdraw(std::uint32_t handle, WithdrawReason reason, std::string why,

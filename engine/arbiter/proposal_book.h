@@ -33,6 +33,11 @@ using Millis = std::chrono::milliseconds;
 enum class Matter : std::uint8_t { kResult, kOwn };
 
 enum class ProposalState : std::uint8_t { kOpen, kAccepted, kRejected, kWithdrawn };
+// What the arbiter's ruling says of a proposal (eboard.v1.RulingDecision).
+enum class RulingDecision : std::uint8_t { kAccept, kReject };
+// A time penalty for a completed illegal move under a claim window (D5): once applied, the
+// illegal move stands, or the position before it is reinstated (7.5.1).
+enum class PenaltyPosition : std::uint8_t { kStands, kReinstated };
 enum class WithdrawReason : std::uint8_t { kLapsed, kSuperseded, kGameEnded };
 
 struct Proposal {
@@ -40,9 +45,9 @@ struct Proposal {
   Kind kind = Kind::kTimePenalty;
   Color offender = kWhite;                             // kTimePenalty: who is penalised
   PenaltyKind penalty_kind = PenaltyKind::kTimeAdded;  // kTimePenalty: warning or time
-  Millis amount{0};        // kTimePenalty: time to the offender's opponent
-  bool reinstate = false;  // kTimePenalty after an illegal move: set the position back
-  std::string result;      // kGameEnd
+  Millis amount{0};  // kTimePenalty: time to the offender's opponent
+  PenaltyPosition position = PenaltyPosition::kStands;  // kTimePenalty
+  std::string result;                                   // kGameEnd
   TerminationKind termination = TerminationKind::kArbiter;
   std::string description;
   GameEvent decided;  // kClaim: the claimDecided to confirm
@@ -97,7 +102,7 @@ class ProposalBook {
   // What a ruling settles: the handle of the open proposal named by `seq`, without one of
   // the latest open (0: none).
   std::uint32_t for_ruling(std::optional<std::uint64_t> seq) const;
-  void settle(std::uint32_t handle, bool accepted);
+  void settle(std::uint32_t handle, RulingDecision decision);
   void withdraw(std::uint32_t handle, WithdrawReason reason, std::string why, Millis now);
   // The game ended: nothing is left to decide.
   void withdraw_all(WithdrawReason reason, const std::string& why, Millis now);

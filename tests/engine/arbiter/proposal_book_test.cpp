@@ -102,7 +102,7 @@ TEST(ProposalBook, RulingsSettleTheNamedOrTheNewestOpen) {
   EXPECT_EQ(book.for_ruling(5), a.handle);
   EXPECT_EQ(book.for_ruling(8), b.handle) << "any of its seqs names it";
   EXPECT_EQ(book.get(b.handle)->seq(), 7u) << "a penalty is listed under its first event";
-  book.settle(b.handle, false);
+  book.settle(b.handle, RulingDecision::kReject);
   EXPECT_EQ(book.for_ruling(std::nullopt), a.handle);
   EXPECT_EQ(closed_reason(book, *book.named(7)), "already settled (rejected)");
   book.withdraw_all(WithdrawReason::kGameEnded, "the game is over", milliseconds(9));
