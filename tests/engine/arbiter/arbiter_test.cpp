@@ -119,5 +119,30 @@ TEST(RulesArbiter, FlagResultFollowsTheMatingTest) {
   EXPECT_EQ(g.last(GameEventKind::kGameEnded)->unwinnability, UnwinnabilityNote::kWinnable);
 }
 
+// D5: under a claim window the illegal move stands as the board shows it, with the castling
+// rights whose king and rook have not moved, the halfmove clock at 0 and the reply's move
+// number.
+TEST(RulesArbiter, IllegalMoveThatStandsIsTheBoardsPosition) {
+  Game g("legacy-blitz", kP2);
+  g.move(1000, "g8", "f6", 'n');
+  g.tracker->lever(milliseconds(1500), kBlack, g.out);
+  const GameEvent* changed = g.last(GameEventKind::kPositionChanged);
+  ASSERT_NE(changed, nullptr);
+  EXPECT_EQ(to_fen(changed->position),
+            "rnbqkb1r/ppp2ppp/3p1n2/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4");
+  EXPECT_EQ(to_fen(g.tracker->committed()), to_fen(changed->position));
+}
+
+// Without its rook the king keeps no right on that wing.
+TEST(RulesArbiter, IllegalMoveThatStandsLosesTheRightsOfAMovedRook) {
+  Game g("legacy-blitz", "r3k2r/pppq1ppp/3p4/1B2p3/4P3/5N2/PPPP1PPP/R3K2R b KQkq - 1 10");
+  g.move(1000, "h8", "h5", 'r');  // through the pawn on h7
+  g.tracker->lever(milliseconds(1500), kBlack, g.out);
+  const GameEvent* changed = g.last(GameEventKind::kPositionChanged);
+  ASSERT_NE(changed, nullptr);
+  EXPECT_EQ(to_fen(changed->position),
+            "r3k3/pppq1ppp/3p4/1B2p2r/4P3/5N2/PPPP1PPP/R3K2R w KQq - 0 11");
+}
+
 }  // namespace
 }  // namespace eboard::engine
