@@ -4,62 +4,54 @@
 #include <algorithm>
 
 #include "engine/arbiter/arbiter.h"
-#include "engine/board/fen.h"
 #include "engine/board/movegen.h"
 #include "engine/board/notation.h"
 
 namespace eboard::engine {
 namespace {
 
-// The castling field of `fen` restricted to rights whose king and rook still stand.
-std::string castling_still_possible(const Position& committed, const SensedBoard& sensed) {
-  std::string out;
+// The committed position's castling rights whose king and rook still stand on the board.
+CastlingRights castling_still_possible(const Position& committed, const SensedBoard& sensed) {
   const auto at = [&](int sq, Piece p) { return sensed.at(Square(sq)) == SquareCode(p); };
+  int rights = kNoCastling;
   if (committed.can_castle(kWhiteKingside) && at(4, make_piece(kWhite, kKing)) &&
       at(7, make_piece(kWhite, kRook)))
-    out += 'K';
+    rights |= kWhiteKingside;
   if (committed.can_castle(kWhiteQueenside) && at(4, make_piece(kWhite, kKing)) &&
       at(0, make_piece(kWhite, kRook)))
-    out += 'Q';
+    rights |= kWhiteQueenside;
   if (committed.can_castle(kBlackKingside) && at(60, make_piece(kBlack, kKing)) &&
       at(63, make_piece(kBlack, kRook)))
-    out += 'k';
+    rights |= kBlackKingside;
   if (committed.can_castle(kBlackQueenside) && at(60, make_piece(kBlack, kKing)) &&
       at(56, make_piece(kBlack, kRook)))
-    out += 'q';
-  return out.empty() ? "-" : out;
+    rights |= kBlackQueenside;
+  return CastlingRights(rights);
 }
 
 }  // namespace
 
 // The position standing on the board, `to_move` to move: what a completed illegal move
-// left (docs/rules.md D5: once it stands, legality is judged from it). Empty squares and
-// unknown pieces make it fall back to the committed position.
+// left (docs/rules.md D5: once it stands, legality is judged from it). It may be
+// irregular (a pawn on its last rank, the side not to move in check: D11), but a Position
+// needs one king of each colour; without them, or with a square whose piece is unknown,
+// it falls back to the committed position. No en passant square, the halfmove clock at 0.
 Position RulesArbiter::board_position(const GameTracker& game, Color to_move) const {
   const SensedBoard& sensed = game.recognizer().sensed();
   const Position& committed = game.committed();
-  std::string fen;
-  for (int rank = 7; rank >= 0; --rank) {
-    int empty = 0;
-    for (int file = 0; file < 8; ++file) {
-      const SquareCode c = sensed.at(Square(rank * 8 + file));
-      if (!is_piece_code(c)) {
-        if (c != kEmptyCode) return committed;  // identity unknown
-        ++empty;
-        continue;
-      }
-      if (empty) fen += char('0' + empty);
-      empty = 0;
-      fen += square_code_to_char(c);
-    }
-    if (empty) fen += char('0' + empty);
-    if (rank) fen += '/';
+  Piece board[kSquareCount] = {};
+  std::array<int, 2> kings{};
+  for (int s = 0; s < kSquareCount; ++s) {
+    const SquareCode c = sensed.at(Square(s));
+    if (c == kEmptyCode) continue;
+    if (!is_piece_code(c)) return committed;  // identity unknown
+    board[s] = Piece(c);
+    if (type_of(board[s]) == kKing) ++kings[color_of(board[s])];
   }
-  fen += to_move == kWhite ? " w " : " b ";
-  fen += castling_still_possible(committed, sensed);
-  fen += " - 0 " + std::to_string(committed.fullmove_number() + (to_move == kWhite ? 1 : 0));
-  auto pos = parse_fen(fen, FenMode::kAllowIrregular);
-  return pos ? pos.value() : committed;
+  if (kings[kWhite] != 1 || kings[kBlack] != 1) return committed;
+  const int fullmove = committed.fullmove_number() + (to_move == kWhite ? 1 : 0);
+  return Position::from_parts(board, to_move, castling_still_possible(committed, sensed), kNoSquare,
+                              0, fullmove);
 }
 
 ArbiterDecisions RulesArbiter::on_illegal_completed(const GameTracker& game,
