@@ -25,7 +25,8 @@ GameTracker::GameTracker(TrackerConfig config, Arbiter* arbiter)
       clock_(config_.time_control, clock_options(config_.rules)),
       presence_(config_.clock) {
   for (int s = 0; s < kSquareCount; ++s) raw_[s] = config_.start.piece_on(Square(s));
-  if (presence_ == ClockPresence::kNone) recognizer_.set_clockless(true, Millis{0}, scratch_);
+  RecognizerEvents before_start;  // nothing stands on the board yet: not news
+  if (presence_ == ClockPresence::kNone) recognizer_.set_clockless(true, Millis{0}, before_start);
 }
 
 EventVisibility GameTracker::irregularity_visibility() const {
@@ -67,8 +68,8 @@ void GameTracker::set_clock_presence(Millis now, ClockPresence presence, GameEve
   if (presence == presence_) return;
   presence_ = presence;
   const bool none = presence == ClockPresence::kNone;
-  scratch_.clear();
-  recognizer_.set_clockless(none, now, scratch_);
+  RecognizerEvents seen;
+  recognizer_.set_clockless(none, now, seen);
   if (started_ && !ended_ && !arbiter_paused_) {
     clock_events(none ? clock_.pause(now) : clock_.resume(now), out);
     // The model ran for nobody while paused: the side to move is the one the clock runs
@@ -79,7 +80,7 @@ void GameTracker::set_clock_presence(Millis now, ClockPresence presence, GameEve
       (void)clock_.press(*running, now, moves_completed_[*running]);
     clock_update(now, out);
   }
-  translate(out);
+  translate(seen, out);
 }
 
 void GameTracker::placement(Millis now, const std::array<SquareCode, kSquareCount>& codes,
@@ -98,9 +99,9 @@ void GameTracker::placement(Millis now, const std::array<SquareCode, kSquareCoun
   }
   raw_ = codes;
   if (ended_) return;
-  scratch_.clear();
-  recognizer_.sense_placement(codes, now, scratch_);
-  translate(out);
+  RecognizerEvents seen;
+  recognizer_.sense_placement(codes, now, seen);
+  translate(seen, out);
   if (!ended_) board_changed(now, first, out);
 }
 
@@ -116,9 +117,9 @@ void GameTracker::square(Millis now, Square s, SquareCode code, GameEvents& out)
   }
   raw_[s] = code;
   if (ended_) return;
-  scratch_.clear();
-  recognizer_.sense_square(s, code, now, scratch_);
-  translate(out);
+  RecognizerEvents seen;
+  recognizer_.sense_square(s, code, now, seen);
+  translate(seen, out);
   if (!ended_) board_changed(now, first, out);
 }
 
@@ -194,9 +195,9 @@ void GameTracker::promotion_choice(Millis now, PieceType piece, GameEvents& out)
   ensure_started(now, out);
   advance(now, out);
   if (ended_) return;
-  scratch_.clear();
-  recognizer_.set_promotion_choice(piece, now, scratch_);
-  translate(out);
+  RecognizerEvents seen;
+  recognizer_.set_promotion_choice(piece, now, seen);
+  translate(seen, out);
   if (!ended_) board_changed(now, first, out);
 }
 
@@ -216,9 +217,9 @@ void GameTracker::advance(Millis now, GameEvents& out) {
     const std::optional<Millis> c = clock_.next_deadline();
     if (!due(r) && !due(a) && !due(c)) break;
     if (due(r) && (!a || *r <= *a) && (!c || *r <= *c)) {
-      scratch_.clear();
-      recognizer_.advance(*r, scratch_);
-      translate(out);
+      RecognizerEvents seen;
+      recognizer_.advance(*r, seen);
+      translate(seen, out);
     } else if (due(a) && (!c || *a <= *c)) {
       apply(*a, arbiter_->on_deadline(*this, *a), out);
     } else {
@@ -252,8 +253,8 @@ void GameTracker::begin_new_game() {
   config_.plies_before = 0;
   next_start_.reset();
   recognizer_ = MoveRecognizer(config_.start, timing_of(config_.rules), config_.sensing);
-  if (presence_ == ClockPresence::kNone) recognizer_.set_clockless(true, Millis{0}, scratch_);
-  scratch_.clear();
+  RecognizerEvents before_start;
+  if (presence_ == ClockPresence::kNone) recognizer_.set_clockless(true, Millis{0}, before_start);
   clock_ = ClockModel(config_.time_control, clock_options(config_.rules));
   arbiter_paused_ = false;
   moves_.clear();

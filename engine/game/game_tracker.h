@@ -141,8 +141,9 @@ class GameTracker {
  private:
   void ensure_started(Millis now, GameEvents& out);
   void begin_new_game();
-  // Turns the recognizer's reports left in scratch_ into domain events.
-  void translate(GameEvents& out);
+  // Turns the reports of one call of the recognizer into domain events. Completing a move
+  // or applying a decision calls the recognizer again, with reports of its own.
+  void translate(const RecognizerEvents& in, GameEvents& out);
   void complete_move(Millis now, const PressVerdict& verdict, CompletionKind how, GameEvents& out);
   void complete_illegal(Millis now, Color side, const IllegalAnalysis& analysis, GameEvents& out);
   void press_without_move(Millis now, Color side, GameEvents& out);
@@ -167,7 +168,6 @@ class GameTracker {
   Arbiter* arbiter_;
   MoveRecognizer recognizer_;
   ClockModel clock_;
-  RecognizerEvents scratch_;
   std::vector<CompletedMove> moves_;
   std::array<int, 2> illegal_counts_{};
   std::array<int, 2> moves_completed_{};

@@ -74,8 +74,8 @@ void GameTracker::complete_move(Millis now, const PressVerdict& verdict, Complet
   }
   // However the press or the board completed it, a move recovery showed is reported as found.
   if (move_source_ == MoveSource::kRecovered) e.completion = CompletionKind::kRecovered;
-  scratch_.clear();
-  recognizer_.commit(m, now, scratch_);
+  RecognizerEvents after;  // what the board shows beyond the move (a reply already made)
+  recognizer_.commit(m, now, after);
   ++moves_completed_[side];
   e.ply = config_.plies_before + int(moves_.size()) + 1;
   e.position = snapshot_of(committed());
@@ -100,7 +100,7 @@ void GameTracker::complete_move(Millis now, const PressVerdict& verdict, Complet
     return;
   }
   clock_update(now, out);
-  translate(out);
+  translate(after, out);
   apply(now, arbiter_->on_move_completed(*this, e, now), out);
 }
 

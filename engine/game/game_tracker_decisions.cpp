@@ -73,9 +73,9 @@ void GameTracker::replace_committed(Millis now, const Position& pos, const std::
   e.position = snapshot_of(pos);
   e.description = description;
   out.push_back(std::move(e));
-  scratch_.clear();
-  recognizer_.replace_committed(pos, now, scratch_);
-  translate(out);
+  RecognizerEvents seen;
+  recognizer_.replace_committed(pos, now, seen);
+  translate(seen, out);
 }
 
 void GameTracker::adjust_clock(Millis now, Color side, Millis delta, GameEvents& out) {

@@ -19,11 +19,7 @@ CompletionKind completion_kind(UnpressedCompletion why) {
 
 }  // namespace
 
-void GameTracker::translate(GameEvents& out) {
-  // Completing a move below re-enters the recognizer, which reuses scratch_: work on
-  // our own copy (swapped, so the buffer's capacity is kept).
-  RecognizerEvents in;
-  in.swap(scratch_);
+void GameTracker::translate(const RecognizerEvents& in, GameEvents& out) {
   for (const RecognizerEvent& r : in) {
     if (ended_) break;
     switch (r.kind) {
@@ -130,8 +126,6 @@ void GameTracker::translate(GameEvents& out) {
       }
     }
   }
-  in.clear();
-  if (scratch_.capacity() < in.capacity()) scratch_.swap(in);
 }
 
 void GameTracker::clock_events(const std::vector<ClockEvent>& in, GameEvents& out) {
