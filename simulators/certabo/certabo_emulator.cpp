@@ -18,7 +18,7 @@ CertaboEmulator::CertaboEmulator(CertaboOptions options)
   for (const Piece spare :
        {Piece::kWhiteQueen, Piece::kWhiteRook, Piece::kWhiteBishop, Piece::kWhiteKnight,
         Piece::kBlackQueen, Piece::kBlackRook, Piece::kBlackBishop, Piece::kBlackKnight}) {
-    box_[kind(spare)].push_back(new_tag(spare));
+    spares_[kind(spare)].push_back(new_tag(spare));
   }
 }
 
@@ -30,26 +30,29 @@ CertaboEmulator::Tag CertaboEmulator::new_tag(Piece piece) {
   return tag;
 }
 
-CertaboEmulator::Tag CertaboEmulator::take(Piece piece) {
-  auto& box = box_[kind(piece)];
-  if (box.empty()) return new_tag(piece);  // a piece no calibration has seen
-  const Tag tag = box.back();
-  box.pop_back();
-  return tag;
+CertaboEmulator::Tag CertaboEmulator::take(Piece piece, From from) {
+  for (auto* pile : {&off_[kind(piece)], from == From::kPlay ? &spares_[kind(piece)] : nullptr}) {
+    if (!pile || pile->empty()) continue;
+    const Tag tag = pile->back();
+    pile->pop_back();
+    return tag;
+  }
+  // In play: a piece no calibration has seen. In a set-up: one of the set.
+  return new_tag(piece);
 }
 
 void CertaboEmulator::lift(int square) {
   if (pieces_[square] == Piece::kEmpty) return;
-  box_[kind(pieces_[square])].push_back(tags_[square]);
+  off_[kind(pieces_[square])].push_back(tags_[square]);
   tags_[square] = 0;
   pieces_[square] = Piece::kEmpty;
 }
 
-void CertaboEmulator::put(int square, Piece piece) {
+void CertaboEmulator::put(int square, Piece piece, From from) {
   if (pieces_[square] == piece) return;
   lift(square);
   if (piece == Piece::kEmpty || kind(piece) > 12) return;
-  tags_[square] = take(piece);
+  tags_[square] = take(piece, from);
   pieces_[square] = piece;
 }
 
@@ -59,7 +62,8 @@ void CertaboEmulator::set_placement(const script::Placement& placement) {
     if (pieces_[sq] != piece) lift(sq);
   }
   for (int sq = 0; sq < 64; ++sq) {
-    put(sq, drivers::piece_from_letter(placement.squares[sq]).value_or(Piece::kEmpty));
+    put(sq, drivers::piece_from_letter(placement.squares[sq]).value_or(Piece::kEmpty),
+        From::kSetUp);
   }
 }
 

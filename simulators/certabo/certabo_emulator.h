@@ -56,10 +56,14 @@ class CertaboEmulator final : public BoardEmulator {
 
  private:
   using Tag = drivers::certabo::Tag;
+  // Where a piece put down comes from: in play, the pieces off the board and then the
+  // box of spares; a set-up places the set's own pieces and leaves the spares in the box
+  // (a calibrated board knows them, and a promotion takes one).
+  enum class From : std::uint8_t { kPlay, kSetUp };
   Tag new_tag(drivers::Piece piece);
-  Tag take(drivers::Piece piece);
+  Tag take(drivers::Piece piece, From from);
   void lift(int square);
-  void put(int square, drivers::Piece piece);
+  void put(int square, drivers::Piece piece, From from = From::kPlay);
   Message reading();
   Messages readings(int count);
 
@@ -67,8 +71,9 @@ class CertaboEmulator final : public BoardEmulator {
   std::mt19937 random_;
   std::array<Tag, 64> tags_{};  // by engine square
   std::array<drivers::Piece, 64> pieces_{};
-  std::array<std::vector<Tag>, 13> box_;  // off the board, by piece kind
-  std::map<Tag, drivers::Piece> known_;   // every tag made
+  std::array<std::vector<Tag>, 13> off_;     // lifted off the board, by piece kind
+  std::array<std::vector<Tag>, 13> spares_;  // the box of spares, by piece kind
+  std::map<Tag, drivers::Piece> known_;      // every tag made
   std::string pending_;
   bool host_active_ = false;
   std::uint64_t lit_ = 0;

@@ -36,5 +36,20 @@ TEST(BoardsCorpus, ASampleReplaysTheSameThroughEveryFamily) {
   EXPECT_EQ(compared, 12);
 }
 
+// A promotion while the player's first queen is still on the board takes the calibrated
+// board's spare queen, which the decoder knows: candidates game 57 promotes on e8 at its
+// 83rd ply with White's queen on g3.
+TEST(BoardsCorpus, APromotionOnACertaboBoardIsTheSpareQueen) {
+  const auto candidates = corpus_games("candidates_matches_1950-2022.pgn");
+  ASSERT_GT(candidates.size(), 57u);
+  ScriptGenOptions options;
+  options.seed = 57;
+  const auto script = clockless(generate_script(candidates[56], options));
+  const Replayed expected = replay_script(script);
+  ASSERT_EQ(expected.moves, uci_moves(candidates[56]));
+  const Replayed got = replay_through(Family::kCertabo, script, 57);
+  EXPECT_EQ(got.moves, expected.moves);
+}
+
 }  // namespace
 }  // namespace eboard::sim::testing
