@@ -13,4 +13,8 @@ set(CMAKE_LIBRARY_ARCHITECTURE aarch64-linux-gnu)
 # help2man) are the build machine's.
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(ENV{PKG_CONFIG_LIBDIR} /usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig)
-set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64 -L /usr/aarch64-linux-gnu)
+# The programs run with the multiarch libraries (libc6:arm64 and the rest, the same Debian
+# packages a Pi has), found through /lib/ld-linux-aarch64.so.1 as binfmt_misc runs them,
+# not with `-L /usr/aarch64-linux-gnu`: the cross tool chain's own libc there (another
+# Debian revision) makes qemu-user 7.2 spin for ever in a program's first pthread_create.
+set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64)
