@@ -4,6 +4,11 @@
 // timeout instead of sleeping (each Child is killed with SIGKILL if still running when it
 // goes out of scope), a scratch directory, a free loopback port, and a bounded wait on a
 // condition. Nothing here sleeps a fixed time except poll_until's polling interval.
+//
+// The limits are set for programs that run natively. Under emulation (tools/test-arm64.sh
+// runs the arm64 programs under qemu-user) every program is several times slower, so every
+// limit here is multiplied by EBOARD_TEST_TIME_SCALE (a number from 1 to 100, default 1):
+// the same checks, only more time before a wait is called failed.
 #pragma once
 
 #include <fcntl.h>
@@ -17,6 +22,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <optional>
 #include <string>
@@ -29,6 +36,26 @@ using namespace std::chrono_literals;
 
 // Where the programs under test are (build/bin).
 inline const std::string kBin = EBOARD_BIN_DIR;
+
+// EBOARD_TEST_TIME_SCALE, or 1 when it is not set. A value that is not a number from 1 to
+// 100 stops the test program with one line naming it (a typo must not pass unnoticed).
+inline double time_scale() {
+  const char* text = std::getenv("EBOARD_TEST_TIME_SCALE");
+  if (text == nullptr || *text == '\0') return 1.0;
+  char* end = nullptr;
+  const double scale = std::strtod(text, &end);
+  if (*end != '\0' || !(scale >= 1.0 && scale <= 100.0)) {
+    std::fprintf(stderr, "EBOARD_TEST_TIME_SCALE: '%s' is not a number from 1 to 100\n", text);
+    std::exit(2);
+  }
+  return scale;
+}
+
+// A wait's limit under EBOARD_TEST_TIME_SCALE.
+inline std::chrono::milliseconds scaled(std::chrono::milliseconds limit) {
+  return std::chrono::milliseconds(static_cast<std::chrono::milliseconds::rep>(
+      static_cast<double>(limit.count()) * time_scale()));
+}
 
 // A fresh directory /tmp/eboard-<what>-XXXXXX.
 inline std::string temp_dir(const std::string& what = "e2e") {
@@ -51,7 +78,7 @@ inline std::uint16_t free_tcp_port() {
 
 // Polls `done` until it holds or `limit` has passed (for state another thread fills).
 inline bool poll_until(const std::function<bool()>& done, std::chrono::milliseconds limit) {
-  const auto end = std::chrono::steady_clock::now() + limit;
+  const auto end = std::chrono::steady_clock::now() + scaled(limit);
   while (!done()) {
     if (std::chrono::steady_clock::now() >= end) return false;
     std::this_thread::sleep_for(20ms);  // polling interval of a bounded wait
@@ -94,7 +121,7 @@ class Child {
   }
   // Waits for the exit (reading its output meanwhile); the exit status, or nullopt.
   std::optional<int> wait(std::chrono::milliseconds limit) {
-    const auto end = std::chrono::steady_clock::now() + limit;
+    const auto end = std::chrono::steady_clock::now() + scaled(limit);
     while (!status_ && pid_ > 0) {
       int status = 0;
       if (::waitpid(pid_, &status, WNOHANG) == pid_) {
@@ -110,7 +137,7 @@ class Child {
   // Reads until `done(stdout so far, stderr so far)` is true or the time is up.
   bool wait_for(const std::function<bool(const std::string&, const std::string&)>& done,
                 std::chrono::milliseconds limit) {
-    const auto end = std::chrono::steady_clock::now() + limit;
+    const auto end = std::chrono::steady_clock::now() + scaled(limit);
     while (!done(out_text_, err_text_)) {
       if (std::chrono::steady_clock::now() >= end) return false;
       if (!pump(std::chrono::milliseconds(50)) && status_) return done(out_text_, err_text_);

@@ -6,8 +6,12 @@
 #   tools/test-arm64.sh          every test but the slow ones (unit, corpus, e2e), then
 #                                the answers check: perft, the judge and the corpus
 #                                replays on arm64 give byte for byte the amd64 output
-#   tools/test-arm64.sh --unit   only the unit tests
-# With CI=true warnings are errors.
+#   tools/test-arm64.sh --unit   only the unit tests (and only what they need is built)
+# With CI=true warnings are errors. CMAKE_CXX_COMPILER_LAUNCHER (e.g. ccache) is passed on
+# to the cross build. Every program runs several times slower under qemu-user than
+# natively, so the end-to-end tests' bounded waits are stretched by EBOARD_TEST_TIME_SCALE
+# (default here 10; tests/e2e_process.h): the same checks, more time before a wait fails.
+# Each stage heading says how long the script has run so far.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=full
@@ -23,7 +27,7 @@ esac
 jobs=$(nproc)
 werror=OFF
 [ "${CI:-false}" = "true" ] && werror=ON
-step() { printf '\n=== arm64: %s ===\n' "$*"; }
+step() { printf '\n=== arm64: %s (at %d min %02d s) ===\n' "$*" $((SECONDS / 60)) $((SECONDS % 60)); }
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 
@@ -55,8 +59,11 @@ if ! binfmt_ready; then
 fi
 
 step "configure $build"
+launcher=()
+[ -z "${CMAKE_CXX_COMPILER_LAUNCHER:-}" ] \
+  || launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER="$CMAKE_CXX_COMPILER_LAUNCHER")
 cmake -S . -B "$build" -G Ninja -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-linux-gnu.cmake \
-  -DCMAKE_BUILD_TYPE=Release -DEBOARD_WERROR=$werror -DEBOARD_BENCHMARKS=OFF
+  -DCMAKE_BUILD_TYPE=Release -DEBOARD_WERROR=$werror -DEBOARD_BENCHMARKS=OFF "${launcher[@]}"
 
 step "build"
 if [ "$mode" = "unit" ]; then
@@ -71,6 +78,7 @@ file -L "$build/bin/eboard-replay" | grep -q 'ARM aarch64' || {
 }
 
 step "tests under qemu-user"
+export EBOARD_TEST_TIME_SCALE=${EBOARD_TEST_TIME_SCALE:-10}
 label=(-L unit)
 [ "$mode" = "full" ] && label=(-LE slow)
 ctest --test-dir "$build" --output-on-failure --timeout 1200 -j "$jobs" "${label[@]}"
@@ -78,3 +86,4 @@ ctest --test-dir "$build" --output-on-failure --timeout 1200 -j "$jobs" "${label
 
 step "answers: arm64 against amd64"
 tools/compare-answers.sh build "$build"
+step "arm64 done"

@@ -167,7 +167,7 @@ TEST(DaemonE2e, SlowConsumerIsDisconnectedOthersMissNothing) {
   v1::Frame subscribe;
   subscribe.mutable_subscribe()->set_from_seq(1);
   bool cut = false;
-  const auto end = std::chrono::steady_clock::now() + 20s;
+  const auto end = std::chrono::steady_clock::now() + scaled(20s);
   while (!cut && std::chrono::steady_clock::now() < end) {
     pollfd p{slow.fd(), POLLOUT, 0};
     ::poll(&p, 1, 50);

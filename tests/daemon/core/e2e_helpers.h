@@ -105,10 +105,10 @@ class Client {
     return ::send(fd_, bytes.data(), bytes.size(), MSG_NOSIGNAL | MSG_DONTWAIT) ==
            static_cast<ssize_t>(bytes.size());
   }
-  // The next frame matching `want`, reading up to `limit`.
+  // The next frame matching `want`, reading up to `limit` (EBOARD_TEST_TIME_SCALE applies).
   std::optional<v1::Frame> next(const std::function<bool(const v1::Frame&)>& want,
                                 std::chrono::milliseconds limit) {
-    const auto end = std::chrono::steady_clock::now() + limit;
+    const auto end = std::chrono::steady_clock::now() + scaled(limit);
     v1::Frame frame;
     for (;;) {
       for (;;) {

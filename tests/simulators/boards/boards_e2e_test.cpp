@@ -175,7 +175,7 @@ PlayedGame play(const std::string& dir, const std::string& family, const std::st
   const auto done = [&](const std::string& out, const std::string&) {
     return moves_of(out).size() >= moves;
   };
-  const auto end = std::chrono::steady_clock::now() + 120s;
+  const auto end = std::chrono::steady_clock::now() + scaled(120s);
   while (!daemon.wait_for(done, 200ms) && std::chrono::steady_clock::now() < end) {
     if (sim.wait_for_stderr("script finished", 10ms)) {
       daemon.wait_for(done, 2s);
