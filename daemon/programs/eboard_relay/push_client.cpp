@@ -187,7 +187,6 @@ void PushClient::push() {
   if (chunks_.empty()) return;  // nothing to broadcast yet
   answers_.clear();
   busy_ = true;
-  next_allowed_ = std::chrono::steady_clock::now() + kMinInterval;
   send_chunk();
 }
 
@@ -211,6 +210,10 @@ void PushClient::send_chunk() {
 }
 
 void PushClient::finished(int status, const std::string& body, const std::string& error) {
+  // The second between two pushes counts from this answer, not from the start of the
+  // request: the endpoint read the request before it answered, so its next one arrives
+  // at least a second later however long this one took to connect and send.
+  next_allowed_ = std::chrono::steady_clock::now() + kMinInterval;
   if (status == 200) {
     answered(body);
     chunks_.erase(chunks_.begin());

@@ -263,7 +263,9 @@ TEST(RelayE2e, BrokerRestartPushOutageAndEveryGameWhole) {
   }
 
   // The push endpoint got the final round; every request had the token and the body as
-  // plain UTF-8 text; none came sooner than a second after the one before.
+  // plain UTF-8 text; none came sooner than a second after the one before (the relay
+  // counts the second from the answer, which comes after the endpoint read the request,
+  // so this holds however slowly the requests travel: no margin for jitter).
   ASSERT_TRUE(poll_until(
       [&] {
         drain(relay);
@@ -279,7 +281,7 @@ TEST(RelayE2e, BrokerRestartPushOutageAndEveryGameWhole) {
     EXPECT_EQ(requests[i].content_type, "text/plain; charset=utf-8");
     EXPECT_GE(requests[i].games, 1u);
     if (i > 0) {
-      EXPECT_GE(requests[i].at - requests[i - 1].at, 950ms) << "request " << i;
+      EXPECT_GE(requests[i].at - requests[i - 1].at, 1000ms) << "request " << i;
     }
   }
   EXPECT_EQ(requests.back().games, 3u);
