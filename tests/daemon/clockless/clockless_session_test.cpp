@@ -3,6 +3,8 @@
 // going away and coming back (docs/clockless.md).
 #include <gtest/gtest.h>
 
+#include <memory>
+
 #include "daemon/core/board_session.h"
 #include "daemon/core/board_state.h"
 #include "engine/board/fen.h"
@@ -45,6 +47,19 @@ class ClocklessSession : public testing::Test {
     return out;
   }
   using Completed = std::vector<std::pair<std::string, v1::Completion>>;
+  // The daemon restarted: a new session resumes the game the journal holds (state_), on
+  // the same clock=none board, and the board's link comes up.
+  std::unique_ptr<BoardSession> restarted() {
+    const BoardState journal = state_;
+    published_.events.clear();
+    auto second =
+        std::make_unique<BoardSession>("b1", GameSetup{"fide-blitz", "180+2", {}, {}, ""},
+                                       drivers::WhiteSetting::kLeft, published_.publish());
+    second->set_clock_setting(drivers::ClockSetting::kNone, milliseconds(0));
+    EXPECT_FALSE(second->resume(journal).has_value());
+    second->on_link_up();
+    return second;
+  }
   int count_of(bool (v1::Event::*has)() const) const {
     int n = 0;
     for (const auto& e : published_.events) n += (e.*has)();
@@ -94,22 +109,17 @@ TEST_F(ClocklessSession, AResumedClocklessGameGoesOnWithoutAClock) {
   move(sq('e', 7), sq('e', 5), Piece::kBlackPawn, 2500);
   session_.advance(milliseconds(6000));
   ASSERT_EQ(completed().size(), 2u);
-  const BoardState journal = state_;
-  published_.events.clear();
-  BoardSession second("b1", GameSetup{"fide-blitz", "180+2", {}, {}, ""},
-                      drivers::WhiteSetting::kLeft, published_.publish());
-  second.set_clock_setting(drivers::ClockSetting::kNone, milliseconds(0));
-  ASSERT_FALSE(second.resume(journal).has_value());
-  EXPECT_EQ(second.resume_warning(), "");
-  second.on_link_up();
-  const milliseconds r = second.resume_at();  // the board's time line goes on from there
-  second.on_sensor(drivers::PlacementSeen{placement_of(
-                       "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")},
-                   r);
-  second.advance(r + milliseconds(3100));  // the dump waits for no clock that will not come
-  second.on_sensor(drivers::SquareChanged{sq('g', 1), Piece::kEmpty}, r + milliseconds(4000));
-  second.on_sensor(drivers::SquareChanged{sq('f', 3), Piece::kWhiteKnight}, r + milliseconds(4200));
-  second.advance(r + milliseconds(7200));
+  const auto second = restarted();
+  EXPECT_EQ(second->resume_warning(), "");
+  const milliseconds r = second->resume_at();  // the board's time line goes on from there
+  second->on_sensor(drivers::PlacementSeen{placement_of(
+                        "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2")},
+                    r);
+  second->advance(r + milliseconds(3100));  // judged at once: no clock report is awaited
+  second->on_sensor(drivers::SquareChanged{sq('g', 1), Piece::kEmpty}, r + milliseconds(4000));
+  second->on_sensor(drivers::SquareChanged{sq('f', 3), Piece::kWhiteKnight},
+                    r + milliseconds(4200));
+  second->advance(r + milliseconds(7200));
   EXPECT_EQ(completed(), (Completed{{"g1f3", v1::COMPLETION_SETTLED}}));
   for (const auto& e : published_.events) {
     if (e.has_move_completed()) {
@@ -165,25 +175,19 @@ TEST_F(ClocklessSession, AMoveMadeWhileTheDaemonWasDownStandsWithoutARestore) {
   move(sq('e', 2), sq('e', 4), Piece::kWhitePawn, 1000);
   move(sq('e', 7), sq('e', 5), Piece::kBlackPawn, 2500);
   ASSERT_EQ(completed().size(), 1u);
-  const BoardState journal = state_;
-  published_.events.clear();
-  BoardSession second("b1", GameSetup{"fide-blitz", "180+2", {}, {}, ""},
-                      drivers::WhiteSetting::kLeft, published_.publish());
-  second.set_clock_setting(drivers::ClockSetting::kNone, milliseconds(0));
-  ASSERT_FALSE(second.resume(journal).has_value());
-  second.on_link_up();
-  const milliseconds r = second.resume_at();
+  const auto second = restarted();
+  const milliseconds r = second->resume_at();
   // e5 (left standing before the stop) and Nf3 were made meanwhile.
-  second.on_sensor(drivers::PlacementSeen{placement_of(
-                       "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2")},
-                   r);
+  second->on_sensor(drivers::PlacementSeen{placement_of(
+                        "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2")},
+                    r);
   EXPECT_EQ(completed(), (Completed{{"e7e5", v1::COMPLETION_RECOVERED}}));
   EXPECT_EQ(count_of(&v1::Event::has_move_tentative), 1);  // Nf3, standing
-  second.on_sensor(drivers::SquareChanged{sq('b', 8), Piece::kEmpty}, r + milliseconds(1000));
-  second.advance(r + milliseconds(1500));
+  second->on_sensor(drivers::SquareChanged{sq('b', 8), Piece::kEmpty}, r + milliseconds(1000));
+  second->advance(r + milliseconds(1500));
   EXPECT_EQ(completed().back(),
             (std::pair<std::string, v1::Completion>{"g1f3", v1::COMPLETION_OPPONENT_BEGAN}));
-  second.advance(r + milliseconds(10000));
+  second->advance(r + milliseconds(10000));
   EXPECT_EQ(count_of(&v1::Event::has_restore_requested), 0);
 }
 
