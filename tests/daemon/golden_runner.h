@@ -18,6 +18,7 @@
 #include "daemon/programs/eboard_replay/replay_session.h"
 #include "eboard/v1/json.h"
 #include "simulators/script/script_reader.h"
+#include "tests/program_command.h"
 
 namespace eboard::golden {
 
@@ -57,7 +58,7 @@ inline std::string replay_in_process(const std::filesystem::path& script_path) {
 // stdout of `eboard-replay SCRIPT`; the exit status must be 0.
 inline std::string replay_program(const std::filesystem::path& script_path) {
   const std::string command =
-      std::string(EBOARD_BIN_DIR) + "/eboard-replay " + script_path.string();
+      testing_support::program_command("eboard-replay") + " " + script_path.string();
   std::string out;
   FILE* pipe = popen(command.c_str(), "r");
   if (!pipe) {

@@ -58,7 +58,7 @@ TEST(ReplayGolden, PgnOutWritesAnIllegalMoveThatStoodAsANewRecord) {
                       "tests/golden/rules/68_blitz_illegal_position_draw.ebs";
   const auto pgn_path = std::filesystem::temp_directory_path() / "eboard_replay_stood.pgn";
   std::filesystem::remove(pgn_path);
-  const std::string command = std::string(EBOARD_BIN_DIR) + "/eboard-replay --pgn-out " +
+  const std::string command = testing_support::program_command("eboard-replay") + " --pgn-out " +
                               pgn_path.string() + " " + script.string() + " > /dev/null";
   ASSERT_EQ(std::system(command.c_str()), 0) << command;
   // The second record's FEN has the pawn on e8, which the PGN reader (strict FEN) refuses:
@@ -85,7 +85,7 @@ TEST(ReplayGolden, MalformedScriptExitsWithTwoAndNamesTheLine) {
   std::ofstream(path)
       << "start startpos\n0.0 placement rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\n1.0 lift z9\n";
   const std::string command =
-      std::string(EBOARD_BIN_DIR) + "/eboard-replay " + path.string() + " 2>&1";
+      testing_support::program_command("eboard-replay") + " " + path.string() + " 2>&1";
   FILE* pipe = popen(command.c_str(), "r");
   ASSERT_NE(pipe, nullptr);
   std::string out;
