@@ -13,21 +13,18 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <sstream>
 
 #include "daemon/core/board_lights.h"
 #include "daemon/core/demo_game.h"
 #include "daemon/core/game_archive.h"
 #include "daemon/core/stream_server.h"
 #include "daemon/core/systemd_notify.h"
-#include "daemon/core/text_view.h"
 #include "daemon/core/tls_context.h"
 #include "daemon/core/tls_listener.h"
 #include "daemon/core/usb_watcher.h"
 #include "daemon/programs/eboardd/boards.h"
-#include "daemon/programs/eboardd/print_out.h"
+#include "daemon/programs/eboardd/event_outputs.h"
 #include "daemon/sinks/sinks.h"
-#include "eboard/v1/json.h"
 
 namespace eboard::daemon {
 namespace {
@@ -36,50 +33,6 @@ namespace asio = boost::asio;
 namespace v1 = eboard::v1;
 
 constexpr auto kLogRepeatWindow = std::chrono::seconds(60);
-
-// Prints every event on stdout (--print, the demo), through a queue that never blocks the
-// event loop (print_out.h).
-class Printer final : public EventListener {
- public:
-  Printer(PrintOut& out, PrintFormat format, bool terminal)
-      : out_(out),
-        format_(format),
-        view_(text_, terminal ? TextView::Mode::kScreen : TextView::Mode::kLines) {}
-  void on_event(std::size_t, const v1::Event& event, const SharedBytes&) override {
-    if (format_ == PrintFormat::kJson) {
-      out_.write(proto::to_json_line(event) + "\n");
-      return;
-    }
-    view_.event(event);
-    out_.write(text_.str());
-    text_.str({});
-  }
-
- private:
-  PrintOut& out_;
-  PrintFormat format_;
-  std::ostringstream text_;
-  TextView view_;
-};
-
-// Stops the loop shortly after the demo game ends (the last clock events still show).
-class DemoEnd final : public EventListener {
- public:
-  explicit DemoEnd(asio::io_context& io) : io_(io), timer_(io) {}
-  void on_event(std::size_t, const v1::Event& event, const SharedBytes&) override {
-    if (!event.has_game_ended() || armed_) return;
-    armed_ = true;
-    timer_.expires_after(std::chrono::milliseconds(300));
-    timer_.async_wait([this](const boost::system::error_code& error) {
-      if (!error) io_.stop();
-    });
-  }
-
- private:
-  asio::io_context& io_;
-  asio::steady_timer timer_;
-  bool armed_ = false;
-};
 
 std::string runtime_directory(const DaemonConfig& config, bool& created) {
   created = false;
@@ -248,6 +201,63 @@ std::string host_name() {
   return host;
 }
 
+// A board's game set-up (its script's header with --rules/--clock/--param) is part of
+// the configuration: checked before anything is created or written.
+bool setups_valid(const DaemonConfig& config, Logger& logger) {
+  for (const BoardConfig& board : config.boards) {
+    if (auto setup = setup_for(board, config); !setup) {
+      logger.error(setup.error());
+      return false;
+    }
+  }
+  return true;
+}
+
+// What runs on the loop by the clock: the stop on SIGINT/SIGTERM, the journals' sync under
+// --fsync interval, the log's summary of repeated lines (log.h).
+class LoopTimers {
+ public:
+  LoopTimers(asio::io_context& io, EventHub& hub, const DaemonConfig& config, Logger& logger)
+      : signals_(io, SIGINT, SIGTERM), sync_timer_(io), repeats_timer_(io) {
+    signals_.async_wait([&io, &logger](const boost::system::error_code& error, int number) {
+      if (error) return;
+      logger.info(std::string("stopping on ") + (number == SIGINT ? "SIGINT" : "SIGTERM"));
+      io.stop();
+    });
+    if (config.fsync == FsyncPolicy::kInterval) {
+      every(sync_timer_, std::chrono::seconds(1), [&hub] { hub.sync_journals(); });
+    }
+    every(repeats_timer_, kLogRepeatWindow, [&logger] { logger.report_repeats(); });
+  }
+
+ private:
+  asio::signal_set signals_;
+  asio::steady_timer sync_timer_;
+  asio::steady_timer repeats_timer_;
+};
+
+// The stream server and every TLS listener in front of it, listening.
+std::optional<Error> listen_all(asio::io_context& io, const DaemonConfig& config,
+                                StreamServer& server,
+                                std::vector<std::unique_ptr<TlsStreamListener>>& tls_listeners,
+                                const std::function<void(const std::string&)>& say) {
+  if (auto error = server.listen(config.listen)) return error;
+  return listen_tls(io, config, server, tls_listeners, say);
+}
+
+// The loop has stopped: every client is told goodbye (the loop runs a moment more for
+// that), then every board's link closes.
+void shut_down(asio::io_context& io, StreamServer& server,
+               std::vector<std::unique_ptr<TlsStreamListener>>& tls_listeners, Sinks* sinks,
+               std::vector<Board>& boards) {
+  for (auto& listener : tls_listeners) listener->shutdown();
+  server.shutdown();
+  if (sinks) sinks->shutdown();
+  io.restart();
+  io.run_for(std::chrono::milliseconds(100));
+  stop_boards(boards);
+}
+
 }  // namespace
 
 int run_daemon(const DaemonConfig& original, const Clock& clock, int events_fd, std::ostream& log) {
@@ -258,14 +268,7 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, int events_fd, 
     logger.error(text);
     return 1;
   };
-  // A board's game set-up (its script's header with --rules/--clock/--param) is part of
-  // the configuration: checked before anything is created or written (exit 2).
-  for (const BoardConfig& board : config.boards) {
-    if (auto setup = setup_for(board, config); !setup) {
-      logger.error(setup.error());
-      return 2;
-    }
-  }
+  if (!setups_valid(config, logger)) return 2;
   bool runtime_created = false;
   auto emulated = prepare_emulators(config, runtime_created);
   if (!emulated) return fail(emulated.error());
@@ -286,33 +289,13 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, int events_fd, 
                    ": no boot id; an unclean stop will count as a power cut (seqs skipped)");
   }
 
+  asio::steady_timer archive_timer(io);           // the archive's PGN retries (game_archive.h)
   PortClaims ports = named_ports(config.boards);  // outlives the links, which hold ports
   std::vector<Board> boards(config.boards.size());
   if (auto error = make_sessions(boards, config, boot_id, hub, logger)) {
     return fail(error->message);
   }
-
-  std::unique_ptr<PrintOut> print_out;
-  std::unique_ptr<Printer> printer;
-  if (config.print != PrintFormat::kNone) {
-    // A reader of the printed events that goes away must not end the daemon: the write
-    // fails with EPIPE instead, and printing stops (print_out.h).
-    ::signal(SIGPIPE, SIG_IGN);
-    print_out =
-        std::make_unique<PrintOut>(io, events_fd, kPrintQueueBytes,
-                                   [&logger](const std::string& text) { logger.warning(text); });
-    printer = std::make_unique<Printer>(*print_out, config.print, isatty(events_fd) == 1);
-    hub.add_listener(printer.get());
-  }
-  DemoEnd demo_end(io);
-  if (config.demo) hub.add_listener(&demo_end);
-  asio::steady_timer archive_timer(io);
-  std::unique_ptr<GameArchive> archive;
-  if (!config.journal_dir.empty()) {
-    archive =
-        std::make_unique<GameArchive>(hub, config.journal_dir, logger, one_shot(archive_timer));
-    hub.add_listener(archive.get());
-  }
+  EventOutputs outputs(io, hub, config, events_fd, logger, one_shot(archive_timer));
   const CommandHandler run_command = command_path(hub, boards);
   auto sinks = install_sinks(
       io, hub, config.sinks, config.journal_dir,
@@ -352,28 +335,13 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, int events_fd, 
       config.limits.frame_timeout,
       [&](const v1::StatusRequest& request) { return status_reply(request, hub, boards); }};
   StreamServer server(io, context, logger, config.limits);
-  if (auto error = server.listen(config.listen)) return fail(error->message);
   std::vector<std::unique_ptr<TlsStreamListener>> tls_listeners;
-  if (auto error = listen_tls(io, config, server, tls_listeners, say)) {
+  if (auto error = listen_all(io, config, server, tls_listeners, say)) {
     return fail(error->message);
   }
 
   for (auto& board : boards) board.link->start();
-
-  asio::signal_set signals(io, SIGINT, SIGTERM);
-  signals.async_wait([&](const boost::system::error_code& error, int number) {
-    if (error) return;
-    say(std::string("stopping on ") + (number == SIGINT ? "SIGINT" : "SIGTERM"));
-    io.stop();
-  });
-  asio::steady_timer sync_timer(io);
-  if (config.fsync == FsyncPolicy::kInterval) {
-    every(sync_timer, std::chrono::seconds(1), [&hub] { hub.sync_journals(); });
-  }
-  // Errors and warnings repeated within a minute are one line with a count (log.h).
-  asio::steady_timer repeats_timer(io);
-  every(repeats_timer, kLogRepeatWindow, [&logger] { logger.report_repeats(); });
-
+  LoopTimers timers(io, hub, config, logger);
   SystemdNotifier notifier(io);
   const std::string status = std::to_string(boards.size()) + " board(s), " +
                              std::to_string(config.listen.size()) + " listener(s)";
@@ -384,12 +352,7 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, int events_fd, 
   io.run();
 
   notifier.stopping();
-  for (auto& listener : tls_listeners) listener->shutdown();
-  server.shutdown();
-  if (*sinks) (*sinks)->shutdown();
-  io.restart();
-  io.run_for(std::chrono::milliseconds(100));  // let goodbyes go out
-  stop_boards(boards);
+  shut_down(io, server, tls_listeners, sinks->get(), boards);
   hub.close();
   if (config.fsync == FsyncPolicy::kAfterPublish) {
     say(std::to_string(hub.reservation_waits()) + " event(s) waited for a seq reservation sync");
