@@ -5,7 +5,8 @@
 // runs differ from one another in those moments only (its seeds fix the script and the
 // faults), so a run it could not repeat is searched for here over the latencies and the
 // emulator's wake-up period, and the one found repeats exactly.
-// What it does not model: a hang-up, kill -9 restarts and split writes (the soak's own).
+// Split writes are modelled too (each emulator write cut into pieces that arrive apart);
+// what it does not model: a hang-up and kill -9 restarts (the soak's own).
 #pragma once
 
 #include <cstdint>
@@ -33,6 +34,10 @@ struct LineTiming {
   // order of the bytes on each side is kept.
   int jitter_ms = 0;
   std::uint32_t jitter_seed = 1;
+  // Each write of the emulator cut at random places into pieces, each arriving up to this
+  // many ms after the one before it (0: writes arrive whole), as a USB-serial adapter
+  // hands a message over in several reads; drawn from `jitter_seed` too.
+  int split_ms = 0;
 };
 
 struct ReplayResult {
@@ -97,7 +102,20 @@ inline ReplayResult replay_on_line(const std::vector<script::Statement>& timed,
   };
   const auto emit = [&](const drivers::dgt::Bytes& bytes, std::int64_t now) {
     if (bytes.empty()) return;
-    to_host.push_back({due(to_host, now, timing.emulator_to_host_ms), injector.apply(bytes)});
+    drivers::dgt::Bytes damaged = injector.apply(bytes);
+    std::int64_t when = due(to_host, now, timing.emulator_to_host_ms);
+    if (timing.split_ms <= 0 || damaged.size() < 2) {
+      to_host.push_back({when, std::move(damaged)});
+      return;
+    }
+    for (std::size_t begin = 0; begin < damaged.size();) {
+      const std::size_t piece = 1 + jitter() % (damaged.size() - begin);
+      const auto first = damaged.begin() + static_cast<std::ptrdiff_t>(begin);
+      to_host.push_back(
+          {when, drivers::dgt::Bytes(first, first + static_cast<std::ptrdiff_t>(piece))});
+      begin += piece;
+      when += static_cast<std::int64_t>(jitter() % (timing.split_ms + 1));
+    }
   };
   {
     drivers::DecoderOutput out;

@@ -7,7 +7,8 @@
 // over 90 timings. EBOARD_REPLAY_GAME=K [EBOARD_REPLAY_LAST_GAME=L] plays games K..L of
 // EBOARD_REPLAY_FILE (the same file by default) with the soak's seed for each;
 // EBOARD_REPLAY_TIMINGS=N draws N jitter seeds per (wake, jitter) pair (default 10);
-// EBOARD_REPLAY_CORRUPT=N and EBOARD_REPLAY_DROP=N change the faults.
+// EBOARD_REPLAY_CORRUPT=N and EBOARD_REPLAY_DROP=N change the faults, EBOARD_REPLAY_SPLIT=N
+// cuts the first test's writes too (LineTiming::split_ms).
 #include "tests/daemon/soak/fault_replay.h"
 
 #include <gtest/gtest.h>
@@ -121,7 +122,9 @@ std::string trace(const ReplayResult& r, std::int64_t at_ms) {
   return text;
 }
 
-TEST(FaultReplay, EveryPressOnceUnderDamagedClockMessages) {
+// Plays the chosen games over every timing with `split_ms` (LineTiming) and reports each
+// timing that lost or invented a press as a failure.
+void replay_games(int split_ms) {
   const int first = env_int("EBOARD_REPLAY_GAME", 33);
   const int last = env_int("EBOARD_REPLAY_LAST_GAME", first);
   const char* file = std::getenv("EBOARD_REPLAY_FILE");
@@ -144,6 +147,7 @@ TEST(FaultReplay, EveryPressOnceUnderDamagedClockMessages) {
           timing.wake_ms = wake;
           timing.jitter_ms = jitter;
           timing.jitter_seed = static_cast<std::uint32_t>(j);
+          timing.split_ms = split_ms;
           const ReplayResult r = replay_on_line(timed, kRules, kClock, faults, timing);
           const PressCheck check = check_presses(timed, r, timing.speed);
           ++runs;
@@ -154,16 +158,25 @@ TEST(FaultReplay, EveryPressOnceUnderDamagedClockMessages) {
                                       ? check.invented.front()
                                       : std::min(check.lost.front(), check.invented.front());
           ADD_FAILURE() << game.file << " game " << game.number << ", seed " << seed << ", wake "
-                        << wake << " ms, jitter " << jitter << " ms (seed " << j
-                        << "): " << check.lost.size() << " of " << check.levers << " presses lost, "
-                        << check.invented.size() << " invented; first at " << at
-                        << " ms:" << trace(r, at);
+                        << wake << " ms, jitter " << jitter << " ms (seed " << j << "), split "
+                        << split_ms << " ms: " << check.lost.size() << " of " << check.levers
+                        << " presses lost, " << check.invented.size() << " invented; first at "
+                        << at << " ms:" << trace(r, at);
         }
       }
     }
   }
   std::printf("%zu runs, %zu with a press lost or invented\n", runs, failed);
 }
+
+TEST(FaultReplay, EveryPressOnceUnderDamagedClockMessages) {
+  replay_games(env_int("EBOARD_REPLAY_SPLIT", 0));
+}
+
+// The same line with every write of the emulator cut into pieces up to 3 ms apart (the
+// soak's `split` pattern does the same over a pty): the driver reads messages across
+// reads, and the gate's confirmations are no different for it.
+TEST(FaultReplay, EveryPressOnceUnderSplitWritesAndDamagedClockMessages) { replay_games(3); }
 
 }  // namespace
 }  // namespace eboard::daemon::soak
