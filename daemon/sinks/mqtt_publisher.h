@@ -24,7 +24,11 @@
 // journal more often than that, however fast it asks.
 //
 // A lost connection throws the libmosquitto client away and builds a new one after a
-// capped backoff; its queued messages are worthless because the journal has them.
+// backoff of 100 ms doubling to 1 s; its queued messages are worthless because the journal
+// has them. The cap is what a broker that comes back waits for its publishers: every event
+// of the outage waits that long too, and a try a second against a broker that is not
+// there costs nothing worth saving (with 4 s, a 3 s restart left the daemons away for
+// 3 s more).
 // Name resolution in mosquitto_connect_async is blocking, so a broker given by name is
 // resolved first with Asio's asynchronous resolver and libmosquitto gets the address (each
 // reconnect after a connection resolves again: the broker may have moved; a failed attempt
@@ -70,6 +74,10 @@ class MqttPublisher {
   static constexpr std::size_t kWindow = 256;                       // unacknowledged events at most
   static constexpr std::size_t kMemoryEvents = 4096;                // per board, before the journal
   static constexpr std::chrono::milliseconds kReplayInterval{250};  // per board
+  static constexpr std::chrono::milliseconds kReconnectFirst{100};
+  static constexpr std::chrono::milliseconds kReconnectMax{1000};
+  // The delays between connection attempts after a loss, from the first.
+  static drivers::Backoff reconnect_backoff() { return {kReconnectFirst, kReconnectMax}; }
 
   MqttPublisher(boost::asio::io_context& io, const EventSource& hub, MqttOptions options,
                 PgnSource pgn, Log log);
@@ -148,7 +156,7 @@ class MqttPublisher {
   boost::asio::steady_timer flush_timer_;
   boost::asio::steady_timer replay_timer_;
   boost::asio::steady_timer acked_timer_;
-  drivers::Backoff backoff_{std::chrono::milliseconds(100), std::chrono::milliseconds(4000)};
+  drivers::Backoff backoff_ = reconnect_backoff();
   std::vector<Board> boards_;
   std::map<int, std::pair<std::size_t, std::uint32_t>> mids_;  // mid -> board, seq
   std::map<int, std::size_t> replay_mids_;                     // mid -> board

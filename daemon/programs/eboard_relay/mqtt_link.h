@@ -2,8 +2,10 @@
 // relay's one Asio loop (its socket watched with a stream_descriptor, as the daemon's
 // publisher does, daemon/sinks/mqtt_publisher.h), subscribed to the whole site and
 // feeding every message to the gap-free fan-in (mqtt_fan_in.h), which asks the daemons
-// for what is missing through publish(). A lost broker is retried with a capped backoff;
-// nothing is lost meanwhile because the fan-in asks for the gap once it is back.
+// for what is missing through publish(). A lost broker is retried after 100 ms doubling to
+// 1 s (as the daemons' publishers, mqtt_publisher.h: the cap is how long a returning
+// broker's events wait for the relay); nothing is lost meanwhile because the fan-in asks
+// for the gap once it is back.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -34,6 +36,11 @@ class MqttLink {
     std::vector<std::string> filters;  // the subscriptions
   };
 
+  static constexpr std::chrono::milliseconds kReconnectFirst{100};
+  static constexpr std::chrono::milliseconds kReconnectMax{1000};
+  // The delays between connection attempts after a loss, from the first.
+  static drivers::Backoff reconnect_backoff() { return {kReconnectFirst, kReconnectMax}; }
+
   MqttLink(boost::asio::io_context& io, Options options, Message on_message, Log log);
   ~MqttLink();
   MqttLink(const MqttLink&) = delete;
@@ -62,7 +69,7 @@ class MqttLink {
   std::uint64_t generation_ = 0;
   boost::asio::steady_timer reconnect_timer_;
   boost::asio::steady_timer misc_timer_;
-  drivers::Backoff backoff_{std::chrono::milliseconds(100), std::chrono::milliseconds(2000)};
+  drivers::Backoff backoff_ = reconnect_backoff();
   bool connected_ = false;
   bool reading_ = false;
   bool writing_ = false;
