@@ -5,6 +5,12 @@
 //   emulators (this process, one pty each) -> eboardd (DGT driver, tracker, journal, MQTT
 //   publisher) -> mosquitto -> eboard-relay (fan-in, live PGN) -> WebSocket (this process)
 //
+// The boards do not start in step: board n's script starts n x --stagger ms (default 50,
+// the 200 boards within 10 s) after its daemon has the board. The corpus scripts give the
+// first moves of every game the same times, so started together the 200 boards press
+// within 0.1 s of each other every 0.75 s for ten moves, which no event does; what that
+// measures is how long such a burst takes to drain (--stagger 0 shows it).
+//
 // Latency: for every clock press, from its bytes being written to the pty to the arrival
 // of that ply's moveCompleted on the relay's WebSocket for the board (the relay hands an
 // event to its WebSocket clients as it applies it; clean scripts: press n completes ply
@@ -20,12 +26,21 @@
 // Exits 1 when anything is lost, missing or repeated, or when nothing could be played (a
 // program not built, a script without presses); 2 for bad arguments.
 //
+// The press -> broker half is split further: when the daemon asked the clock for the
+// reading that confirms the press (DGT_SEND_CLK, drivers/dgt/clock_gate.h), and when its
+// own stream socket handed out the moveCompleted (before MQTT). This process' own delays
+// are printed too: its emulator loop's work per pass, and how late a timer of its
+// WebSocket thread fires.
+//
 //   bench_relay [--daemons D] [--boards B] [--speed X] [--outage S] [--fsync F]
+//               [--stagger MS] [--samples FILE]
 #include <sys/resource.h>
+#include <sys/un.h>
 
 #include <algorithm>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/websocket.hpp>
 #include <cstdio>
@@ -36,6 +51,8 @@
 #include <thread>
 
 #include "benchmarks/relay_bench_play.h"
+#include "eboard/v1/frame.pb.h"
+#include "eboard/v1/framing.h"
 #include "eboard/v1/json.h"
 #include "tests/daemon/sinks/broadcast_helpers.h"
 
@@ -58,6 +75,8 @@ struct Args {
   double speed = 2.0;
   double outage = 3.0;
   std::string fsync = "after-publish";
+  std::string samples;     // a file for every press' times
+  double stagger_ms = 50;  // board n's script starts n x this late
 };
 
 double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
@@ -66,10 +85,12 @@ double seconds(Clock::duration d) { return std::chrono::duration<double>(d).coun
 using Arrivals = std::map<std::string, std::map<std::uint32_t, Clock::time_point>>;
 
 // One WebSocket client per board on the relay, in one thread; records moveCompleted
-// arrivals and every seq seen. Returns the thread's CPU seconds.
+// arrivals and every seq seen, and how late a 10 ms timer of that thread fires (its own
+// loop's delay, part of what the latency counts). Returns the thread's CPU seconds.
 double watch(std::uint16_t port, const std::vector<RelayBoard>& boards, std::atomic<bool>& stop,
              std::mutex& mutex, Arrivals& arrivals,
-             std::map<std::string, std::map<std::uint32_t, int>>& seen) {
+             std::map<std::string, std::map<std::uint32_t, int>>& seen,
+             std::vector<double>& timer_late_ms) {
   namespace beast = boost::beast;
   namespace asio = boost::asio;
   asio::io_context io;
@@ -111,8 +132,58 @@ double watch(std::uint16_t port, const std::vector<RelayBoard>& boards, std::ato
     read(*c);
     clients.push_back(std::move(c));
   }
+  asio::steady_timer tick(io);
+  std::function<void()> arm = [&] {
+    const auto due = Clock::now() + 10ms;
+    tick.expires_at(due);
+    tick.async_wait([&, due](const beast::error_code& error) {
+      if (error) return;
+      timer_late_ms.push_back(
+          std::chrono::duration<double, std::milli>(Clock::now() - due).count());
+      arm();
+    });
+  };
+  arm();
   while (!stop) io.run_for(50ms);
   return eboard::bench::thread_cpu_seconds();
+}
+
+// Each daemon's own stream socket (before MQTT): when it handed out each moveCompleted,
+// by "node/board", until `stop`.
+void watch_daemons(const std::vector<std::string>& nodes, const std::string& dir,
+                   std::atomic<bool>& stop, Arrivals& out) {
+  std::vector<pollfd> fds;
+  std::vector<eboard::proto::FrameReader> readers(nodes.size());
+  for (const std::string& node : nodes) {
+    const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+    sockaddr_un sa{};
+    sa.sun_family = AF_UNIX;
+    std::snprintf(sa.sun_path, sizeof sa.sun_path, "%s",
+                  (dir + "/" + node + "/events.sock").c_str());
+    poll_until([&] { return ::connect(fd, reinterpret_cast<sockaddr*>(&sa), sizeof sa) == 0; },
+               30s);
+    fds.push_back({fd, POLLIN, 0});
+  }
+  while (!stop) {
+    if (::poll(fds.data(), fds.size(), 50) <= 0) continue;
+    const auto at = Clock::now();
+    for (std::size_t i = 0; i < fds.size(); ++i) {
+      if (!(fds[i].revents & POLLIN)) continue;
+      char buffer[65536];
+      const ssize_t n = ::recv(fds[i].fd, buffer, sizeof buffer, 0);
+      if (n <= 0) continue;
+      readers[i].feed(std::string_view(buffer, static_cast<std::size_t>(n)));
+      v1::Frame frame;
+      for (;;) {
+        auto status = readers[i].next(frame);
+        if (!status.ok() || status.value() == eboard::proto::ReadStatus::kNeedMore) break;
+        if (frame.has_event() && frame.event().has_move_completed())
+          out[nodes[i] + "/" + frame.event().board_id()].try_emplace(
+              frame.event().move_completed().ply(), at);
+      }
+    }
+  }
+  for (const pollfd& p : fds) ::close(p.fd);
 }
 
 // The broker's own delivery of each moveCompleted (first arrival per board and ply).
@@ -161,9 +232,15 @@ Args parse(int argc, char** argv) {
     if (k == "--help" || k == "-h") {
       std::cout << "usage: bench_relay [--daemons D] [--boards B] [--speed X] [--outage S]\n"
                    "                   [--fsync always|after-publish|interval|never]\n"
+                   "                   [--stagger MS] [--samples FILE]\n"
                    "A whole event on this machine: D eboardd x B emulated DGT boards (default\n"
                    "20 x 10), mosquitto and eboard-relay; latency press -> relay WebSocket,\n"
-                   "nothing lost across a broker restart (BENCHMARKS.md).\n";
+                   "nothing lost across a broker restart (BENCHMARKS.md). Board n's script\n"
+                   "starts n x --stagger ms (default 50) after its daemon has the board; 0\n"
+                   "starts all at once, in step. --samples: one line\n"
+                   "per press to FILE: board, ply, then the seconds from the start at which it\n"
+                   "was pressed, the daemon asked the clock, the daemon's socket, the broker\n"
+                   "and the relay's WebSocket had it (-1: not seen).\n";
       std::exit(0);
     }
     if (i + 1 >= argc) usage_error(k + " needs a value");
@@ -179,14 +256,21 @@ Args parse(int argc, char** argv) {
         a.outage = std::stod(v);
       else if (k == "--fsync")
         a.fsync = v;
+      else if (k == "--samples")
+        a.samples = v;
+      else if (k == "--stagger")
+        a.stagger_ms = std::stod(v);
       else
         usage_error("unknown option '" + k + "' (see --help)");
     } catch (const std::logic_error&) {
       usage_error(k + ": '" + v + "' is not a number");
     }
   }
-  if (a.daemons < 1 || a.boards < 1 || a.boards > 99 || !(a.speed > 0) || a.outage < 0)
-    usage_error("--daemons and --boards (1-99) at least 1, --speed above 0, --outage from 0");
+  if (a.daemons < 1 || a.boards < 1 || a.boards > 99 || !(a.speed > 0) || a.outage < 0 ||
+      !(a.stagger_ms >= 0))
+    usage_error(
+        "--daemons and --boards (1-99) at least 1, --speed above 0, --outage and --stagger "
+        "from 0");
   return a;
 }
 
@@ -304,6 +388,9 @@ int main(int argc, char** argv) {
     for (int k = 0; k < args.boards; ++k) {
       auto board = make_board(dir, d, k, (*scripts)[boards.size() % scripts->size()]);
       if (!board) return 1;
+      board->start_delay =
+          std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double, std::milli>(
+              args.stagger_ms * static_cast<double>(boards.size())));
       boards.push_back(std::move(*board));
     }
   }
@@ -344,9 +431,18 @@ int main(int argc, char** argv) {
                std::string::npos;
       },
       60s);
+  Arrivals at_daemon;
+  std::thread daemon_watcher([&] {
+    std::vector<std::string> nodes;
+    for (int d = 0; d < args.daemons; ++d)
+      nodes.push_back(boards[static_cast<std::size_t>(d * args.boards)].node);
+    watch_daemons(nodes, dir, stop_watch, at_daemon);
+  });
   double watch_cpu = 0;
-  std::thread watcher(
-      [&] { watch_cpu = watch(relay_port, boards, stop_watch, mutex, arrivals, seen); });
+  std::vector<double> watch_late_ms;
+  std::thread watcher([&] {
+    watch_cpu = watch(relay_port, boards, stop_watch, mutex, arrivals, seen, watch_late_ms);
+  });
   const auto cpu_of = [&] {
     double sum = 0;
     for (auto& d : daemons) sum += process_cpu(d->pid()).cpu;
@@ -415,11 +511,17 @@ int main(int argc, char** argv) {
   player.join();
   stop_watch = true;
   watcher.join();
+  daemon_watcher.join();
   const Arrivals at_broker = broker_arrivals(timing);
 
-  std::vector<double> steady, during, to_broker, broker_to_relay;
+  std::vector<double> steady, during, to_broker, broker_to_relay, to_ask, ask_to_broker,
+      ask_to_daemon, daemon_to_broker;
   std::size_t presses = 0, matched = 0, repeats = 0;
   std::vector<std::string> missing;
+  FILE* samples = args.samples.empty() ? nullptr : std::fopen(args.samples.c_str(), "w");
+  if (samples)
+    std::fprintf(samples, "# broker down at %.4f s, up at %.4f s\n", seconds(down - started),
+                 seconds(up - started));
   for (const RelayBoard& b : boards) {
     presses += b.presses.size();
     for (const auto& [seq, n] : seen[b.key()]) repeats += static_cast<std::size_t>(n - 1);
@@ -435,12 +537,37 @@ int main(int argc, char** argv) {
       }
       ++matched;
       const double ms = seconds(found->second - b.presses[p]) * 1000;
+      if (samples) {
+        const auto rel = [&](std::optional<Clock::time_point> t) {
+          return t ? seconds(*t - started) : -1.0;
+        };
+        const auto d = at_daemon.find(b.key());
+        std::fprintf(
+            samples, "%s %u %.4f %.4f %.4f %.4f %.4f\n", b.key().c_str(), ply, rel(b.presses[p]),
+            rel(p < b.asked.size() && b.asked[p] != Clock::time_point{} ? std::optional(b.asked[p])
+                                                                        : std::nullopt),
+            rel(d != at_daemon.end() && d->second.contains(ply) ? std::optional(d->second.at(ply))
+                                                                : std::nullopt),
+            rel(broker_it != at_broker.end() && broker_it->second.contains(ply)
+                    ? std::optional(broker_it->second.at(ply))
+                    : std::nullopt),
+            rel(found->second));
+      }
       const bool affected = b.presses[p] >= down - 1s && b.presses[p] <= up + 2s;
       (affected ? during : steady).push_back(ms);
       if (affected || broker_it == at_broker.end()) continue;
       const auto via = broker_it->second.find(ply);
       if (via == broker_it->second.end()) continue;
       to_broker.push_back(seconds(via->second - b.presses[p]) * 1000);
+      if (p < b.asked.size() && b.asked[p] != Clock::time_point{}) {
+        to_ask.push_back(seconds(b.asked[p] - b.presses[p]) * 1000);
+        ask_to_broker.push_back(seconds(via->second - b.asked[p]) * 1000);
+        const auto d = at_daemon.find(b.key());
+        if (d != at_daemon.end() && d->second.contains(ply)) {
+          ask_to_daemon.push_back(seconds(d->second.at(ply) - b.asked[p]) * 1000);
+          daemon_to_broker.push_back(seconds(via->second - d->second.at(ply)) * 1000);
+        }
+      }
       broker_to_relay.push_back(seconds(found->second - via->second) * 1000);
     }
   }
@@ -450,8 +577,17 @@ int main(int argc, char** argv) {
               boards.size(), args.daemons, presses, matched);
   std::printf("latency press -> relay (outside the outage): %s\n", percentiles(steady).c_str());
   std::printf("  of which press -> broker subscriber: %s\n", percentiles(to_broker).c_str());
+  std::printf("    press -> the daemon asks the clock (DGT_SEND_CLK): %s\n",
+              percentiles(to_ask).c_str());
+  std::printf("    that ask -> broker subscriber: %s\n", percentiles(ask_to_broker).c_str());
+  std::printf("      ask -> daemon's stream socket: %s\n", percentiles(ask_to_daemon).c_str());
+  std::printf("      daemon's stream socket -> broker subscriber: %s\n",
+              percentiles(daemon_to_broker).c_str());
   std::printf("  and broker subscriber -> relay client: %s\n",
               percentiles(broker_to_relay).c_str());
+  std::printf(
+      "this process: emulator pass outside poll: %s; WebSocket thread's 10 ms timer late: %s\n",
+      percentiles(play_stats.pass_work_ms).c_str(), percentiles(watch_late_ms).c_str());
   std::printf("latency of presses within the outage (waiting for the broker): %s\n",
               percentiles(during).c_str());
   std::printf(
@@ -475,6 +611,7 @@ int main(int argc, char** argv) {
   const std::string page = http_get(relay_port, "/").body;
   std::smatch m;
   if (std::regex_search(page, m, std::regex("fan-in: [^<]*"))) std::printf("%s\n", m.str().c_str());
+  if (samples) std::fclose(samples);
   const bool whole =
       presses > 0 && finished && equal == boards.size() && missing.empty() && repeats == 0;
   return whole ? 0 : 1;

@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
@@ -29,9 +30,15 @@ struct RelayBoard {
   std::unique_ptr<sim::DgtEmulator> emulator;
   std::vector<script::Statement> timed;
   std::size_t next = 0;
+  // How long after its daemon has the board its script starts: players at an event do not
+  // press in the same millisecond (bench_relay --stagger).
+  Clock::duration start_delay{};
   std::optional<Clock::time_point> start;
   std::vector<Clock::time_point> presses;  // press n-1 completes ply n
-  std::string pending;                     // bytes not yet taken by the pty
+  // When the daemon asked for the clock's state (DGT_SEND_CLK, which it does to confirm a
+  // press, clock_gate.h) first after each press; a default time point when it did not.
+  std::vector<Clock::time_point> asked;
+  std::string pending;  // bytes not yet taken by the pty
   std::string key() const { return node + "/" + id; }
 };
 
@@ -39,13 +46,14 @@ struct RelayBoard {
 struct PlayStats {
   double cpu_seconds = 0;
   std::uint64_t passes = 0;
+  std::vector<double> pass_work_ms;  // each pass' time outside poll()
 };
 
 // Applies every statement that is due (script time = time since the board's start x
 // speed) and the clock's running down; true when the board's script is played.
 inline bool advance(RelayBoard& b, Clock::time_point now, double speed) {
-  if (!b.start && b.emulator->host_has_board()) b.start = now;
-  if (!b.start) return false;
+  if (!b.start && b.emulator->host_has_board()) b.start = now + b.start_delay;
+  if (!b.start || now < *b.start) return false;
   const auto script_now = std::chrono::duration_cast<script::Millis>((now - *b.start) * speed);
   while (b.next < b.timed.size() && *b.timed[b.next].at <= script_now) {
     const script::Statement& s = b.timed[b.next++];
@@ -64,6 +72,11 @@ inline void exchange(RelayBoard& b, short revents) {
     std::uint8_t buffer[512];
     const ssize_t n = ::read(b.link->master_fd(), buffer, sizeof buffer);
     if (n > 0) {
+      if (std::memchr(buffer, 0x41, static_cast<std::size_t>(n)) != nullptr &&
+          b.asked.size() < b.presses.size()) {
+        b.asked.resize(b.presses.size() - 1);
+        b.asked.push_back(Clock::now());
+      }
       const auto reply = b.emulator->on_host_bytes(std::span(buffer, static_cast<std::size_t>(n)));
       b.pending.append(reply.begin(), reply.end());
     }
@@ -96,8 +109,15 @@ inline PlayStats play(std::vector<RelayBoard>& boards, double speed, const std::
       fds[i] = {boards[i].link->master_fd(),
                 static_cast<short>(POLLIN | (boards[i].pending.empty() ? 0 : POLLOUT)), 0};
     }
+    const auto before_poll = Clock::now();
     ::poll(fds.data(), fds.size(), 5);
+    const auto after_poll = Clock::now();
     for (std::size_t i = 0; i < boards.size(); ++i) exchange(boards[i], fds[i].revents);
+    if (!played) {
+      stats.pass_work_ms.push_back(
+          std::chrono::duration<double, std::milli>(before_poll - now + Clock::now() - after_poll)
+              .count());
+    }
   }
   if (!played) stats.cpu_seconds = thread_cpu_seconds();
   return stats;
