@@ -8,8 +8,8 @@
 // The boards do not start in step: board n's script starts n x --stagger ms (default 50,
 // the 200 boards within 10 s) after its daemon has the board. The corpus scripts give the
 // first moves of every game the same times, so started together the 200 boards press
-// within 0.1 s of each other every 0.75 s for ten moves, which no event does; what that
-// measures is how long such a burst takes to drain (--stagger 0 shows it).
+// within 0.1 s of each other every 0.75 s for the first eight plies, which no event does;
+// what that measures is how long such a burst takes to drain (--stagger 0 shows it).
 //
 // Latency: for every clock press, from its bytes being written to the pty to the arrival
 // of that ply's moveCompleted on the relay's WebSocket for the board (the relay hands an
