@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "benchmarks/proc_stats.h"
+#include "drivers/dgt/dgt_protocol.h"
 #include "simulators/dgt/dgt_emulator.h"
 #include "simulators/dgt/pty_link.h"
 #include "simulators/script/script_reader.h"
@@ -72,7 +73,9 @@ inline void exchange(RelayBoard& b, short revents) {
     std::uint8_t buffer[512];
     const ssize_t n = ::read(b.link->master_fd(), buffer, sizeof buffer);
     if (n > 0) {
-      if (std::memchr(buffer, 0x41, static_cast<std::size_t>(n)) != nullptr &&
+      // A 0x41 inside a longer command would count too (clock commands, which these daemons
+      // are not asked to send).
+      if (std::memchr(buffer, drivers::dgt::kSendClock, static_cast<std::size_t>(n)) != nullptr &&
           b.asked.size() < b.presses.size()) {
         b.asked.resize(b.presses.size() - 1);
         b.asked.push_back(Clock::now());

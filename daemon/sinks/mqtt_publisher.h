@@ -27,8 +27,8 @@
 // backoff of 100 ms doubling to 1 s; its queued messages are worthless because the journal
 // has them. The cap is what a broker that comes back waits for its publishers: every event
 // of the outage waits that long too, and a try a second against a broker that is not
-// there costs nothing worth saving (with 4 s, a 3 s restart left the daemons away for
-// 3 s more).
+// there costs nothing worth saving (a cap of 4 s leaves the events of a 3 s restart
+// waiting up to 3 s more, BENCHMARKS.md "The event relay").
 // Name resolution in mosquitto_connect_async is blocking, so a broker given by name is
 // resolved first with Asio's asynchronous resolver and libmosquitto gets the address (each
 // reconnect after a connection resolves again: the broker may have moved; a failed attempt
