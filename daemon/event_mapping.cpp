@@ -2,18 +2,13 @@
 
 #include "engine/board/fen.h"
 #include "engine/board/notation.h"
+#include "engine/clock/time_control.h"
 
 namespace eboard::daemon {
 namespace {
 
 namespace v1 = eboard::v1;
 using engine::GameEvent;
-using engine::GameEventKind;
-
-v1::Side side_of(const std::optional<engine::Color>& c) {
-  if (!c) return v1::SIDE_UNSPECIFIED;
-  return *c == engine::kWhite ? v1::SIDE_WHITE : v1::SIDE_BLACK;
-}
 
 v1::Reason reason_of(engine::IllegalReason r) {
   using R = engine::IllegalReason;
@@ -95,281 +90,287 @@ v1::IllegalPositionKind illegal_position_of(engine::IllegalPositionKind k) {
   return v1::IllegalPositionKind(int(k) + 1);
 }
 
-template <class M>
-void add_squares(M* m, const GameEvent& e) {
-  for (const engine::Square s : e.squares) m->add_squares(engine::square_name(s));
-}
+v1::Side side_of(engine::Color c) { return c == engine::kWhite ? v1::SIDE_WHITE : v1::SIDE_BLACK; }
 
-// touchMoveObligation: `squares` are the touched piece's legal targets.
-void add_legal_targets(v1::TouchMoveObligation* m, const GameEvent& e) {
-  for (const engine::Square s : e.squares) m->add_legal_targets(engine::square_name(s));
+std::int32_t ms_of(std::chrono::milliseconds d) { return std::int32_t(d.count()); }
+
+template <class M>
+void add_squares(M* m, const std::vector<engine::Square>& squares) {
+  for (const engine::Square s : squares) m->add_squares(engine::square_name(s));
 }
 
 // An illegal move's `uci`: its two squares ("e2e5"), or "" when the analysis named none.
-std::string illegal_uci(const GameEvent& e) {
-  if (e.from == engine::kNoSquare) return "";
-  return engine::square_name(e.from) + engine::square_name(e.to);
+std::string illegal_uci(engine::Square from, engine::Square to) {
+  if (from == engine::kNoSquare) return "";
+  return engine::square_name(from) + engine::square_name(to);
 }
 
-std::string first_square(const GameEvent& e) {
-  return e.squares.empty() ? "" : engine::square_name(e.squares.front());
+std::string square_text(engine::Square s) {
+  return s == engine::kNoSquare ? "" : engine::square_name(s);
 }
 
-void fill_kind(const GameEvent& e, v1::Event& out) {
-  switch (e.kind) {
-    case GameEventKind::kGameStarted: {
-      auto* m = out.mutable_game_started();
-      m->set_fen(engine::to_fen(e.position));
-      m->set_rules(e.rules);
-      m->set_time_control(e.time_control);
-      for (const auto& [name, value] : e.params) {
-        auto* p = m->add_params();
-        p->set_name(name);
-        p->set_value(value);
-      }
-      for (const auto& [name, value] : e.tags) {
-        auto* t = m->add_tags();
-        t->set_name(name);
-        t->set_value(value);
-      }
-      m->set_white_ms(std::int32_t(e.white_ms));
-      m->set_black_ms(std::int32_t(e.black_ms));
-      break;
-    }
-    case GameEventKind::kMoveTentative: {
-      auto* m = out.mutable_move_tentative();
-      m->set_uci(engine::to_uci(e.move));
-      m->set_san(e.san);
-      m->set_side(side_of(e.side));
-      m->set_fen(engine::to_fen(e.position));
-      m->set_first_seen_ms(std::int32_t(e.first_seen_ms));
-      m->set_slid_through(e.slid_through);
-      m->set_taken_back(e.taken_back);
-      m->set_piece_missing(e.piece_missing);
-      break;
-    }
-    case GameEventKind::kMoveWithdrawn: {
-      auto* m = out.mutable_move_withdrawn();
-      m->set_uci(engine::to_uci(e.move));
-      m->set_side(side_of(e.side));
-      break;
-    }
-    case GameEventKind::kIllegalMovePending: {
-      auto* m = out.mutable_illegal_move_pending();
-      m->set_reason(reason_of(e.reason));
-      m->set_description(e.description);
-      m->set_side(side_of(e.side));
-      m->set_uci(illegal_uci(e));
-      add_squares(m, e);
-      break;
-    }
-    case GameEventKind::kIllegalMoveCorrected:
-      out.mutable_illegal_move_corrected()->set_side(side_of(e.side));
-      break;
-    case GameEventKind::kMoveCompleted: {
-      auto* m = out.mutable_move_completed();
-      m->set_ply(std::uint32_t(e.ply));
-      m->set_uci(engine::to_uci(e.move));
-      m->set_san(e.san);
-      m->set_fen(engine::to_fen(e.position));
-      m->set_white_ms(std::int32_t(e.white_ms));
-      m->set_black_ms(std::int32_t(e.black_ms));
-      m->set_side(side_of(e.side));
-      m->set_completion(completion_of(e.completion));
-      m->set_recovered(e.completion == engine::CompletionKind::kRecovered);
-      m->set_first_seen_ms(std::int32_t(e.first_seen_ms));
-      m->set_slid_through(e.slid_through);
-      m->set_taken_back(e.taken_back);
-      m->set_piece_missing(e.piece_missing);
-      break;
-    }
-    case GameEventKind::kIllegalMoveCompleted: {
-      auto* m = out.mutable_illegal_move_completed();
-      m->set_side(side_of(e.side));
-      m->set_reason(reason_of(e.reason));
-      m->set_description(e.description);
-      m->set_count(std::uint32_t(e.count));
-      m->set_uci(illegal_uci(e));
-      break;
-    }
-    case GameEventKind::kClockPressWithoutMove: {
-      auto* m = out.mutable_clock_press_without_move();
-      m->set_side(side_of(e.side));
-      m->set_classification(press_class_of(e.classification));
-      break;
-    }
-    case GameEventKind::kRestoreRequested: {
-      auto* m = out.mutable_restore_requested();
-      m->set_fen(engine::to_fen(e.position));
-      add_squares(m, e);
-      break;
-    }
-    case GameEventKind::kClock: {
-      auto* m = out.mutable_clock();
-      m->set_white_ms(std::int32_t(e.white_ms));
-      m->set_black_ms(std::int32_t(e.black_ms));
-      m->set_running(e.running ? side_of(e.running) : v1::SIDE_NONE);
-      m->set_paused(e.paused);
-      m->set_white_period(std::uint32_t(e.white_period));
-      m->set_black_period(std::uint32_t(e.black_period));
-      break;
-    }
-    case GameEventKind::kFlagFell: {
-      auto* m = out.mutable_flag_fell();
-      m->set_side(side_of(e.side));
-      m->set_period(std::uint32_t(e.period));
-      m->set_moves_completed(std::uint32_t(e.moves_completed));
-      m->set_first(e.first);
-      break;
-    }
-    case GameEventKind::kGameEnded: {
-      auto* m = out.mutable_game_ended();
-      m->set_result(e.result);
-      m->set_termination(termination_of(e.termination));
-      m->set_proposed(e.proposed);
-      m->set_description(e.description);
-      m->set_unwinnability(unwinnability_of(e.unwinnability));
-      m->set_proposal_seq(std::uint32_t(e.proposal_seq));
-      break;
-    }
-    case GameEventKind::kTouchMoveViolation: {
-      auto* m = out.mutable_touch_move_violation();
-      m->set_side(side_of(e.side));
-      m->set_inferred(true);
-      m->set_square(first_square(e));
-      m->set_uci(engine::to_uci(e.move));
-      break;
-    }
-    case GameEventKind::kSetupIrregular: {
-      auto* m = out.mutable_setup_irregular();
-      m->set_kind(setup_kind_of(e.setup_kind));
-      add_squares(m, e);
-      break;
-    }
-    case GameEventKind::kPositionChanged: {
-      auto* m = out.mutable_position_changed();
-      m->set_fen(engine::to_fen(e.position));
-      m->set_description(e.description);
-      break;
-    }
-    case GameEventKind::kIncrementCredited: {
-      auto* m = out.mutable_increment_credited();
-      m->set_side(side_of(e.side));
-      m->set_increment_ms(std::int32_t(e.amount_ms));
-      break;
-    }
-    case GameEventKind::kDelayWindow: {
-      auto* m = out.mutable_delay_window();
-      m->set_side(side_of(e.side));
-      m->set_d(std::int32_t(e.amount_ms));
-      break;
-    }
-    case GameEventKind::kPeriodStarted: {
-      auto* m = out.mutable_period_started();
-      m->set_side(side_of(e.side));
-      m->set_period(std::uint32_t(e.period));
-      m->set_added_ms(std::int32_t(e.amount_ms));
-      break;
-    }
-    case GameEventKind::kTimeControlMissed: {
-      auto* m = out.mutable_time_control_missed();
-      m->set_side(side_of(e.side));
-      m->set_period(std::uint32_t(e.period));
-      m->set_moves_completed(std::uint32_t(e.moves_completed));
-      m->set_moves_required(std::uint32_t(e.moves_required));
-      break;
-    }
-    case GameEventKind::kClockMismatch: {
-      auto* m = out.mutable_clock_mismatch();
-      m->set_field(clock_field_of(e.clock_field));
-      m->set_clock_value(std::int32_t(e.clock_value));
-      m->set_model_value(std::int32_t(e.model_value));
-      break;
-    }
-    case GameEventKind::kSquareChanged: {
-      auto* m = out.mutable_square_changed();
-      m->set_square(first_square(e));
-      m->set_piece(e.piece);
-      break;
-    }
-    case GameEventKind::kPenalty: {
-      auto* m = out.mutable_penalty();
-      m->set_side(side_of(e.side));
-      m->set_kind(penalty_kind_of(e.penalty_kind));
-      m->set_seconds(std::int32_t(e.amount_ms / 1000));
-      m->set_applied(e.applied);
-      m->set_description(e.description);
-      m->set_proposal_seq(std::uint32_t(e.proposal_seq));
-      m->set_proposed(e.proposal != 0);
-      break;
-    }
-    case GameEventKind::kClaimAvailable: {
-      auto* m = out.mutable_claim_available();
-      m->set_side(side_of(e.side));
-      m->set_kind(claim_kind_of(e.claim_kind));
-      break;
-    }
-    case GameEventKind::kClaimWindowClosed: {
-      auto* m = out.mutable_claim_window_closed();
-      m->set_side(side_of(e.side));
-      m->set_kind(claim_kind_of(e.claim_kind));
-      break;
-    }
-    case GameEventKind::kClaimReceived: {
-      auto* m = out.mutable_claim_received();
-      m->set_side(side_of(e.side));
-      m->set_kind(claim_kind_of(e.claim_kind));
-      m->set_intended_uci(e.intended_uci);
-      m->set_eligible(e.eligible);
-      break;
-    }
-    case GameEventKind::kClaimDecided: {
-      auto* m = out.mutable_claim_decided();
-      m->set_side(side_of(e.side));
-      m->set_kind(claim_kind_of(e.claim_kind));
-      m->set_accepted(e.accepted);
-      m->set_proposed(e.proposed);
-      m->set_penalty_ms(std::int32_t(e.amount_ms));
-      m->set_reason(claim_reason_of(e.claim_reason));
-      m->set_proposal_seq(std::uint32_t(e.proposal_seq));
-      break;
-    }
-    case GameEventKind::kIllegalMoveStood: {
-      auto* m = out.mutable_illegal_move_stood();
-      m->set_side(side_of(e.side));
-      m->set_fen(engine::to_fen(e.position));
-      break;
-    }
-    case GameEventKind::kTouchMoveObligation: {
-      auto* m = out.mutable_touch_move_obligation();
-      m->set_side(side_of(e.side));
-      m->set_square(engine::square_name(e.from));
-      add_legal_targets(m, e);
-      break;
-    }
-    case GameEventKind::kCastlingForbidden: {
-      auto* m = out.mutable_castling_forbidden();
-      m->set_side(side_of(e.side));
-      m->set_wing(wing_of(e.wing));
-      break;
-    }
-    case GameEventKind::kIllegalPosition: {
-      auto* m = out.mutable_illegal_position();
-      m->set_kind(illegal_position_of(e.illegal_position_kind));
-      add_squares(m, e);
-      m->set_fen(engine::to_fen(e.position));
-      break;
-    }
-    case GameEventKind::kDeadPositionSuspected:
-      out.mutable_dead_position_suspected()->set_fen(engine::to_fen(e.position));
-      break;
-    case GameEventKind::kDrawClaimable: {
-      auto* m = out.mutable_draw_claimable();
-      m->set_side(side_of(e.side));
-      m->set_kind(claim_kind_of(e.claim_kind));
-      break;
-    }
+// squareChanged.piece: the FEN letter, "" when emptied, "?" or a result piece's digit.
+std::string square_code_text(engine::SquareCode code) {
+  return code == engine::kEmptyCode ? "" : std::string(1, engine::square_code_to_char(code));
+}
+
+template <class M>
+void set_sighting(M* m, const engine::events::MoveSighting& s) {
+  m->set_first_seen_ms(ms_of(s.first_seen));
+  m->set_slid_through(s.slid_through);
+  m->set_taken_back(s.taken_back);
+  m->set_piece_missing(s.piece_missing);
+}
+
+// One function per kind: each fills the kind's message of `out`.
+namespace ev = engine::events;
+
+void fill(const ev::GameStarted& e, v1::Event& out) {
+  auto* m = out.mutable_game_started();
+  m->set_fen(engine::to_fen(e.position));
+  m->set_rules(e.rules);
+  m->set_time_control(engine::format_time_control(e.time_control));
+  for (const auto& [name, value] : e.params) {
+    auto* p = m->add_params();
+    p->set_name(name);
+    p->set_value(value);
   }
+  for (const auto& [name, value] : e.tags) {
+    auto* t = m->add_tags();
+    t->set_name(name);
+    t->set_value(value);
+  }
+  m->set_white_ms(ms_of(e.white_remaining));
+  m->set_black_ms(ms_of(e.black_remaining));
+}
+
+void fill(const ev::MoveTentative& e, v1::Event& out) {
+  auto* m = out.mutable_move_tentative();
+  m->set_uci(engine::to_uci(e.move));
+  m->set_san(e.san);
+  m->set_side(side_of(e.side));
+  m->set_fen(engine::to_fen(e.position));
+  set_sighting(m, e.sighting);
+}
+
+void fill(const ev::MoveWithdrawn& e, v1::Event& out) {
+  auto* m = out.mutable_move_withdrawn();
+  m->set_uci(engine::to_uci(e.move));
+  m->set_side(side_of(e.side));
+}
+
+void fill(const ev::IllegalMovePending& e, v1::Event& out) {
+  auto* m = out.mutable_illegal_move_pending();
+  m->set_reason(reason_of(e.reason));
+  m->set_description(e.description);
+  m->set_side(side_of(e.side));
+  m->set_uci(illegal_uci(e.from, e.to));
+  add_squares(m, e.squares);
+}
+
+void fill(const ev::IllegalMoveCorrected& e, v1::Event& out) {
+  out.mutable_illegal_move_corrected()->set_side(side_of(e.side));
+}
+
+void fill(const ev::MoveCompleted& e, v1::Event& out) {
+  auto* m = out.mutable_move_completed();
+  m->set_ply(std::uint32_t(e.ply));
+  m->set_uci(engine::to_uci(e.move));
+  m->set_san(e.san);
+  m->set_fen(engine::to_fen(e.position));
+  m->set_white_ms(ms_of(e.white_remaining));
+  m->set_black_ms(ms_of(e.black_remaining));
+  m->set_side(side_of(e.side));
+  m->set_completion(completion_of(e.completion));
+  m->set_recovered(e.completion == engine::CompletionKind::kRecovered);
+  set_sighting(m, e.sighting);
+}
+
+void fill(const ev::IllegalMoveCompleted& e, v1::Event& out) {
+  auto* m = out.mutable_illegal_move_completed();
+  m->set_side(side_of(e.side));
+  m->set_reason(reason_of(e.reason));
+  m->set_description(e.description);
+  m->set_count(std::uint32_t(e.count));
+  m->set_uci(illegal_uci(e.from, e.to));
+}
+
+void fill(const ev::ClockPressWithoutMove& e, v1::Event& out) {
+  auto* m = out.mutable_clock_press_without_move();
+  m->set_side(side_of(e.side));
+  m->set_classification(press_class_of(e.classification));
+}
+
+void fill(const ev::RestoreRequested& e, v1::Event& out) {
+  auto* m = out.mutable_restore_requested();
+  m->set_fen(engine::to_fen(e.position));
+  add_squares(m, e.squares);
+}
+
+void fill(const ev::ClockShown& e, v1::Event& out) {
+  auto* m = out.mutable_clock();
+  m->set_white_ms(ms_of(e.white_remaining));
+  m->set_black_ms(ms_of(e.black_remaining));
+  m->set_running(e.running ? side_of(*e.running) : v1::SIDE_NONE);
+  m->set_paused(e.paused);
+  m->set_white_period(std::uint32_t(e.white_period));
+  m->set_black_period(std::uint32_t(e.black_period));
+}
+
+void fill(const ev::FlagFell& e, v1::Event& out) {
+  auto* m = out.mutable_flag_fell();
+  m->set_side(side_of(e.side));
+  m->set_period(std::uint32_t(e.period));
+  m->set_moves_completed(std::uint32_t(e.moves_completed));
+  m->set_first(e.first);
+}
+
+void fill(const ev::GameEnded& e, v1::Event& out) {
+  auto* m = out.mutable_game_ended();
+  m->set_result(std::string(engine::result_text(e.result)));
+  m->set_termination(termination_of(e.termination));
+  m->set_proposed(e.finality == engine::Finality::kProposed);
+  m->set_description(e.description);
+  m->set_unwinnability(unwinnability_of(e.unwinnability));
+  m->set_proposal_seq(std::uint32_t(e.proposal_seq));
+}
+
+void fill(const ev::TouchMoveViolation& e, v1::Event& out) {
+  auto* m = out.mutable_touch_move_violation();
+  m->set_side(side_of(e.side));
+  m->set_inferred(true);
+  m->set_square(square_text(e.square));
+  m->set_uci(engine::to_uci(e.move));
+}
+
+void fill(const ev::SetupIrregular& e, v1::Event& out) {
+  auto* m = out.mutable_setup_irregular();
+  m->set_kind(setup_kind_of(e.kind));
+  add_squares(m, e.squares);
+}
+
+void fill(const ev::PositionChanged& e, v1::Event& out) {
+  auto* m = out.mutable_position_changed();
+  m->set_fen(engine::to_fen(e.position));
+  m->set_description(e.description);
+}
+
+void fill(const ev::IncrementCredited& e, v1::Event& out) {
+  auto* m = out.mutable_increment_credited();
+  m->set_side(side_of(e.side));
+  m->set_increment_ms(ms_of(e.amount));
+}
+
+void fill(const ev::DelayWindow& e, v1::Event& out) {
+  auto* m = out.mutable_delay_window();
+  m->set_side(side_of(e.side));
+  m->set_d(ms_of(e.delay));
+}
+
+void fill(const ev::PeriodStarted& e, v1::Event& out) {
+  auto* m = out.mutable_period_started();
+  m->set_side(side_of(e.side));
+  m->set_period(std::uint32_t(e.period));
+  m->set_added_ms(ms_of(e.added));
+}
+
+void fill(const ev::TimeControlMissed& e, v1::Event& out) {
+  auto* m = out.mutable_time_control_missed();
+  m->set_side(side_of(e.side));
+  m->set_period(std::uint32_t(e.period));
+  m->set_moves_completed(std::uint32_t(e.moves_completed));
+  m->set_moves_required(std::uint32_t(e.moves_required));
+}
+
+void fill(const ev::ClockMismatch& e, v1::Event& out) {
+  auto* m = out.mutable_clock_mismatch();
+  m->set_field(clock_field_of(e.field));
+  m->set_clock_value(std::int32_t(e.clock_value));
+  m->set_model_value(std::int32_t(e.model_value));
+}
+
+void fill(const ev::SquareChanged& e, v1::Event& out) {
+  auto* m = out.mutable_square_changed();
+  m->set_square(square_text(e.square));
+  m->set_piece(square_code_text(e.code));
+}
+
+void fill(const ev::Penalty& e, v1::Event& out) {
+  auto* m = out.mutable_penalty();
+  m->set_side(side_of(e.side));
+  m->set_kind(penalty_kind_of(e.kind));
+  m->set_seconds(std::int32_t(std::chrono::duration_cast<std::chrono::seconds>(e.amount).count()));
+  m->set_applied(e.applied);
+  m->set_description(e.description);
+  m->set_proposal_seq(std::uint32_t(e.proposal_seq));
+  m->set_proposed(e.proposal != 0);
+}
+
+void fill(const ev::ClaimAvailable& e, v1::Event& out) {
+  auto* m = out.mutable_claim_available();
+  m->set_side(side_of(e.side));
+  m->set_kind(claim_kind_of(e.kind));
+}
+
+void fill(const ev::ClaimWindowClosed& e, v1::Event& out) {
+  auto* m = out.mutable_claim_window_closed();
+  m->set_side(side_of(e.side));
+  m->set_kind(claim_kind_of(e.kind));
+}
+
+void fill(const ev::ClaimReceived& e, v1::Event& out) {
+  auto* m = out.mutable_claim_received();
+  m->set_side(side_of(e.side));
+  m->set_kind(claim_kind_of(e.kind));
+  m->set_intended_uci(e.intended_uci);
+  m->set_eligible(e.eligible);
+}
+
+void fill(const ev::ClaimDecided& e, v1::Event& out) {
+  auto* m = out.mutable_claim_decided();
+  m->set_side(e.side ? side_of(*e.side) : v1::SIDE_UNSPECIFIED);
+  m->set_kind(claim_kind_of(e.kind));
+  m->set_accepted(e.accepted);
+  m->set_proposed(e.finality == engine::Finality::kProposed);
+  m->set_penalty_ms(ms_of(e.penalty));
+  m->set_reason(claim_reason_of(e.reason));
+  m->set_proposal_seq(std::uint32_t(e.proposal_seq));
+}
+
+void fill(const ev::IllegalMoveStood& e, v1::Event& out) {
+  auto* m = out.mutable_illegal_move_stood();
+  m->set_side(side_of(e.side));
+  m->set_fen(engine::to_fen(e.position));
+}
+
+void fill(const ev::TouchMoveObligation& e, v1::Event& out) {
+  auto* m = out.mutable_touch_move_obligation();
+  m->set_side(side_of(e.side));
+  m->set_square(engine::square_name(e.square));
+  for (const engine::Square s : e.legal_targets) m->add_legal_targets(engine::square_name(s));
+}
+
+void fill(const ev::CastlingForbidden& e, v1::Event& out) {
+  auto* m = out.mutable_castling_forbidden();
+  m->set_side(side_of(e.side));
+  m->set_wing(wing_of(e.wing));
+}
+
+void fill(const ev::IllegalPosition& e, v1::Event& out) {
+  auto* m = out.mutable_illegal_position();
+  m->set_kind(illegal_position_of(e.kind));
+  add_squares(m, e.squares);
+  m->set_fen(engine::to_fen(e.position));
+}
+
+void fill(const ev::DeadPositionSuspected& e, v1::Event& out) {
+  out.mutable_dead_position_suspected()->set_fen(engine::to_fen(e.position));
+}
+
+void fill(const ev::DrawClaimable& e, v1::Event& out) {
+  auto* m = out.mutable_draw_claimable();
+  m->set_side(side_of(e.side));
+  m->set_kind(claim_kind_of(e.kind));
 }
 
 }  // namespace
@@ -378,13 +379,13 @@ v1::Event to_proto(const GameEvent& e, const EventEnvelope& envelope) {
   v1::Event out;
   out.set_board_id(envelope.board_id);
   out.set_seq(envelope.seq);
-  out.set_at_ms(std::int32_t(e.at_ms));
+  out.set_at_ms(ms_of(e.at));
   out.set_visibility(e.visibility == engine::EventVisibility::kPublic ? v1::VISIBILITY_PUBLIC
                                                                       : v1::VISIBILITY_ARBITER);
   out.set_game_id(envelope.game_id);
   for (const std::string& a : e.articles) out.add_articles(a);
   out.set_rules(envelope.rules);
-  fill_kind(e, out);
+  std::visit([&out](const auto& body) { fill(body, out); }, e.body);
   return out;
 }
 

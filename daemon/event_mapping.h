@@ -31,8 +31,9 @@ class EventNumbering {
  public:
   const EventEnvelope& next(const engine::GameEvent& event, const std::string& board_id,
                             const std::string& rules) {
-    if (event.kind == engine::GameEventKind::kGameStarted && started_) ++envelope_.game_id;
-    started_ = started_ || event.kind == engine::GameEventKind::kGameStarted;
+    const bool game_started = event.is<engine::events::GameStarted>();
+    if (game_started && started_) ++envelope_.game_id;
+    started_ = started_ || game_started;
     envelope_.board_id = board_id;
     envelope_.rules = rules;
     ++envelope_.seq;

@@ -98,21 +98,21 @@ void BoardSession::emit(engine::GameEvents& events) {
   if (replay_) return replayed(events);  // the journal has them already
   std::optional<Millis> ended_at;
   for (const engine::GameEvent& e : events) {
-    if (e.kind == engine::GameEventKind::kGameStarted) {
+    if (e.is<engine::events::GameStarted>()) {
       if (suppress_started_) {
         suppress_started_ = false;
         continue;
       }
       ++game_id_;
     }
-    if (recovering_ && (e.kind == engine::GameEventKind::kMoveTentative ||
-                        e.kind == engine::GameEventKind::kMoveWithdrawn)) {
+    if (recovering_ &&
+        (e.is<engine::events::MoveTentative>() || e.is<engine::events::MoveWithdrawn>())) {
       continue;
     }
     const std::uint32_t seq =
         publish_event(to_proto(e, EventEnvelope{board_id_, 0, game_id_, rules_name_}));
     // A ruling names a proposal by this seq (`Ruling.seq`): the arbiter learns it here.
-    if (e.proposal != 0) tracker_->published(e, seq);
+    if (e.proposal() != 0) tracker_->published(e, seq);
     ended_at = game_over_at(e, ended_at);
   }
   events.clear();
@@ -124,7 +124,8 @@ void BoardSession::emit(engine::GameEvents& events) {
 // the arbiter's set result): nothing is left open for the arbiter after it.
 std::optional<Millis> BoardSession::game_over_at(const engine::GameEvent& e,
                                                  std::optional<Millis> before) {
-  if (e.kind == engine::GameEventKind::kGameEnded && !e.proposed) return Millis(e.at_ms);
+  const auto* ended = e.get<engine::events::GameEnded>();
+  if (ended && ended->finality == engine::Finality::kFinal) return e.at;
   return before;
 }
 

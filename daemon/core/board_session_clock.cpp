@@ -82,8 +82,7 @@ void BoardSession::propose_forfeit(Color side, Millis at, engine::GameEvents& ou
                 "or a wrongly set clock; the arbiter decides (6.9, 6.10.1)%s",
                 side == engine::kWhite ? "White" : "Black", left,
                 draw ? "; the opponent cannot checkmate, so a forfeit would be a draw" : "");
-  const char* result = draw ? "1/2-1/2" : side == engine::kWhite ? "0-1" : "1-0";
-  tracker_->propose_result(at, result,
+  tracker_->propose_result(at, draw ? engine::GameResult::kDraw : engine::win_for(~side),
                            draw ? engine::TerminationKind::kTimeoutVsInsufficient
                                 : engine::TerminationKind::kTimeForfeit,
                            text, out);

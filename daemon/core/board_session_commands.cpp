@@ -173,13 +173,15 @@ v1::Ack BoardSession::run_action(const v1::Command& c, Millis now) {
       break;
     case v1::Command::kSetResult: {
       const std::string& r = c.set_result().result();
-      if (r != "1-0" && r != "0-1" && r != "1/2-1/2" && r != "*") {
+      const std::optional<engine::GameResult> result = engine::parse_result(r);
+      if (!result) {
         return ack(v1::ACK_ERROR_INVALID_ARGUMENT,
                    "set_result.result: '" + r + "' is not 1-0, 0-1, 1/2-1/2 or *");
       }
       const int t = c.set_result().termination();
       const auto kind = t == 0 ? engine::TerminationKind::kArbiter : engine::TerminationKind(t - 1);
-      tracker_->end_game(now, r, kind, engine::Finality::kFinal, c.set_result().description(), out);
+      tracker_->end_game(now, *result, kind, engine::Finality::kFinal, c.set_result().description(),
+                         out);
       emit(out);
       return ack(v1::ACK_ERROR_UNSPECIFIED, "");
     }

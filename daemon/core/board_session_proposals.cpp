@@ -21,17 +21,21 @@ v1::Ack refused(const std::string& error) {
 
 v1::Side side_of(engine::Color c) { return c == engine::kWhite ? v1::SIDE_WHITE : v1::SIDE_BLACK; }
 
-v1::Side winner_of(const std::string& result) {
-  return result == "1-0" ? v1::SIDE_WHITE : result == "0-1" ? v1::SIDE_BLACK : v1::SIDE_UNSPECIFIED;
+v1::Side winner_of(engine::GameResult result) {
+  switch (result) {
+    case engine::GameResult::kWhiteWins: return v1::SIDE_WHITE;
+    case engine::GameResult::kBlackWins: return v1::SIDE_BLACK;
+    default: return v1::SIDE_UNSPECIFIED;
+  }
 }
 
 // "threefold claim: correct", "fifty claim: incorrect (+120 s to black)": the engine's
 // verdict the arbiter is asked to confirm.
-std::string claim_text(const engine::GameEvent& d) {
-  std::string text = std::string(engine::claim_kind_word(d.claim_kind)) + " claim";
+std::string claim_text(const engine::events::ClaimDecided& d) {
+  std::string text = std::string(engine::claim_kind_word(d.kind)) + " claim";
   text += d.accepted ? ": correct" : ": incorrect";
-  if (d.amount_ms > 0 && d.side) {
-    text += " (+" + std::to_string(d.amount_ms / 1000) + " s to " +
+  if (d.penalty.count() > 0 && d.side) {
+    text += " (+" + std::to_string(d.penalty.count() / 1000) + " s to " +
             (*d.side == engine::kWhite ? "black" : "white") + ")";
   }
   return text;
@@ -48,7 +52,7 @@ v1::Proposal shown(const Proposal& p, const std::string& board_id) {
   switch (p.kind) {
     case Proposal::Kind::kGameEnd:
       out.set_kind(v1::PROPOSAL_KIND_RESULT);
-      out.set_result(p.result);
+      out.set_result(std::string(engine::result_text(p.result)));
       out.set_termination(v1::Termination(int(p.termination) + 1));
       out.set_side(winner_of(p.result));
       out.set_description(p.description);
@@ -60,9 +64,10 @@ v1::Proposal shown(const Proposal& p, const std::string& board_id) {
       break;
     case Proposal::Kind::kClaim:
       out.set_kind(v1::PROPOSAL_KIND_CLAIM);
-      if (p.decided.side) out.set_side(side_of(*p.decided.side));
-      out.set_description(p.decided.description.empty() ? claim_text(p.decided)
-                                                        : p.decided.description);
+      if (const auto* d = p.decided.get<engine::events::ClaimDecided>()) {
+        if (d->side) out.set_side(side_of(*d->side));
+        out.set_description(d->description.empty() ? claim_text(*d) : d->description);
+      }
       break;
   }
   return out;

@@ -178,8 +178,10 @@ void BoardSession::replay_other(const v1::Event& journal, Millis now) {
   replay_->from_seq = replay_->to_seq = journal.seq();
   engine::GameEvents out;
   const v1::GameEnded& ended = journal.game_ended();
-  tracker_->propose_result(now, ended.result(), termination_of(ended.termination()),
-                           ended.description(), out);
+  const std::optional<engine::GameResult> result = engine::parse_result(ended.result());
+  if (!result) return;  // not a result: nothing to propose again
+  tracker_->propose_result(now, *result, termination_of(ended.termination()), ended.description(),
+                           out);
   emit(out);
 }
 
@@ -192,13 +194,13 @@ void BoardSession::replayed(engine::GameEvents& events) {
   std::optional<Millis> ended_at;
   for (const engine::GameEvent& e : events) {
     ended_at = game_over_at(e, ended_at);
-    if (e.proposal == 0) continue;
+    if (e.proposal() == 0) continue;
     const auto index = journal_index(e);
     if (!index) continue;  // not in the journal: nothing can name it
     const v1::Event& journal = (*replay_->history)[*index];
     tracker_->published(e, journal.seq());
     // Opened when it was first published, not at the replay's time.
-    engine::Proposal* p = arbiter_->proposals().get(e.proposal);
+    engine::Proposal* p = arbiter_->proposals().get(e.proposal());
     if (p && p->seqs.size() == 1) p->at = Millis(journal.at_ms());
   }
   events.clear();

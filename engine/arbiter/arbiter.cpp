@@ -7,14 +7,6 @@
 
 namespace eboard::engine {
 
-GameEvent RulesArbiter::event(GameEventKind kind, Millis now, EventVisibility v) const {
-  GameEvent e;
-  e.kind = kind;
-  e.at_ms = now.count();
-  e.visibility = v;
-  return e;
-}
-
 // D1: the start array is judged once, at the game's first input.
 void RulesArbiter::started(const GameTracker& game, Millis now, ArbiterDecisions& out) {
   if (started_) return;
@@ -24,20 +16,19 @@ void RulesArbiter::started(const GameTracker& game, Millis now, ArbiterDecisions
   // Only a game that starts from move 1 with an irregular array is a set-up matter; a
   // configured position from later in a game is what the organiser wanted.
   if (start.game_ply() != 0 || start.placement_key() == standard.placement_key()) return;
-  GameEvent e = event(GameEventKind::kSetupIrregular, now, EventVisibility::kArbiter);
-  e.setup_kind = SetupIrregularKind::kWrongPosition;
+  events::SetupIrregular e;
+  e.kind = SetupIrregularKind::kWrongPosition;
   for (int s = 0; s < kSquareCount; ++s)
     if (start.piece_on(Square(s)) != standard.piece_on(Square(s))) e.squares.push_back(Square(s));
   for (Color c : {kWhite, kBlack}) {
     const Square home = c == kWhite ? Square(4) : Square(60);
     if (start.piece_on(home) != make_piece(c, kKing)) {
       king_misplaced_[c] = true;
-      e.setup_kind = SetupIrregularKind::kKingMisplaced;
+      e.kind = SetupIrregularKind::kKingMisplaced;
     }
   }
   e.description = "the initial position is not the standard array";
-  e.articles = {"7.2", "A.5.1"};
-  report(out, std::move(e));
+  report(out, GameEvent(now, std::move(e), EventVisibility::kArbiter, {"7.2", "A.5.1"}));
 }
 
 void RulesArbiter::apply_time(Color to, Millis amount, ArbiterDecisions& out) {
@@ -47,11 +38,10 @@ void RulesArbiter::apply_time(Color to, Millis amount, ArbiterDecisions& out) {
 void RulesArbiter::reinstate(const GameTracker& game, const Position& before, Millis now,
                              ArbiterDecisions& out) {
   out.push_back(SetCommitted{before, "position before the irregularity reinstated (7.5.1)"});
-  GameEvent e = event(GameEventKind::kRestoreRequested, now, game.irregularity_visibility());
+  events::RestoreRequested e;
   e.position = snapshot_of(before);
   e.description = "reinstate the position before the illegal move";
-  e.articles = {"7.5.1"};
-  report(out, std::move(e));
+  report(out, GameEvent(now, std::move(e), game.irregularity_visibility(), {"7.5.1"}));
 }
 
 // A penalty: applied at once with `auto_apply_penalties`, otherwise a proposal the
@@ -61,14 +51,15 @@ std::uint32_t RulesArbiter::penalty(const GameTracker& game, Color offender, Pen
                                     const std::string& description, Millis now,
                                     ArbiterDecisions& out) {
   const bool apply = game.rules().auto_apply_penalties;
-  GameEvent e = event(GameEventKind::kPenalty, now, game.irregularity_visibility());
+  const EventVisibility visibility = game.irregularity_visibility();
+  events::Penalty e;
   e.side = offender;
-  e.penalty_kind = kind;
-  e.amount_ms = amount.count();
+  e.kind = kind;
+  e.amount = amount;
   e.applied = apply;
   e.description = description;
   if (apply) {
-    report(out, std::move(e));
+    report(out, GameEvent(now, std::move(e), visibility));
     apply_time(~offender, amount, out);
     if (position == PenaltyPosition::kReinstated) reinstate(game, window_.before, now, out);
     return 0;
@@ -80,9 +71,9 @@ std::uint32_t RulesArbiter::penalty(const GameTracker& game, Color offender, Pen
   p.amount = amount;
   p.position = position;
   p.description = description;
-  const std::uint32_t handle = book_.open(std::move(p), e.visibility, now).handle;
+  const std::uint32_t handle = book_.open(std::move(p), visibility, now).handle;
   e.proposal = handle;
-  report(out, std::move(e));
+  report(out, GameEvent(now, std::move(e), visibility));
   return handle;
 }
 
@@ -90,12 +81,13 @@ void RulesArbiter::open_claim(GameEvent decided, ArbiterDecisions& out) {
   Proposal p;
   p.kind = Proposal::Kind::kClaim;
   p.decided = decided;
-  decided.proposal = book_.open(std::move(p), decided.visibility, Millis(decided.at_ms)).handle;
+  events::ClaimDecided& d = *decided.get<events::ClaimDecided>();
+  d.proposal = book_.open(std::move(p), decided.visibility, decided.at).handle;
   for (auto it = out.rbegin(); it != out.rend(); ++it) {
     auto* r = std::get_if<ArbiterReport>(&*it);
-    if (!r || r->event.kind != GameEventKind::kClaimReceived) continue;
-    if (r->event.side == decided.side && r->event.claim_kind == decided.claim_kind)
-      r->event.proposal = decided.proposal;
+    auto* received = r ? r->event.get<events::ClaimReceived>() : nullptr;
+    if (!received) continue;
+    if (received->side == d.side && received->kind == d.kind) received->proposal = d.proposal;
     break;
   }
   report(out, std::move(decided));
@@ -105,7 +97,7 @@ void RulesArbiter::on_published(std::uint32_t proposal, std::uint64_t seq) {
   book_.published(proposal, seq);
 }
 
-ArbiterDecisions RulesArbiter::propose_result(const GameTracker&, const std::string& result,
+ArbiterDecisions RulesArbiter::propose_result(const GameTracker&, GameResult result,
                                               TerminationKind termination,
                                               const std::string& description, Millis now) {
   ArbiterDecisions out;
@@ -116,7 +108,7 @@ ArbiterDecisions RulesArbiter::propose_result(const GameTracker&, const std::str
 
 // A proposed end that an open proposal already makes is not proposed again (one voice per
 // decision): nothing is emitted and the open one's handle is returned.
-std::uint32_t RulesArbiter::game_end(const std::string& result, TerminationKind termination,
+std::uint32_t RulesArbiter::game_end(GameResult result, TerminationKind termination,
                                      Finality finality, const std::string& description,
                                      UnwinnabilityNote note, Millis now, ArbiterDecisions& out) {
   std::uint32_t handle = 0;
@@ -152,15 +144,15 @@ void RulesArbiter::ruling(const GameTracker& game, const OperatorAction& a, Mill
     const std::uint64_t proposal_seq = p.seqs.empty() ? 0 : p.seqs.back();
     switch (p.kind) {
       case Proposal::Kind::kTimePenalty: {
-        GameEvent e = event(GameEventKind::kPenalty, now, game.irregularity_visibility());
+        events::Penalty e;
         e.side = p.offender;
-        e.penalty_kind = p.penalty_kind;
-        e.amount_ms = accept ? p.amount.count() : 0;
+        e.kind = p.penalty_kind;
+        e.amount = accept ? p.amount : Millis{0};
         e.applied = accept;
         e.description = accept ? "the arbiter applied: " + p.description
                                : "the arbiter rejected: " + p.description;
         e.proposal_seq = proposal_seq;
-        report(out, std::move(e));
+        report(out, GameEvent(now, std::move(e), game.irregularity_visibility()));
         if (accept) {
           apply_time(~p.offender, p.amount, out);
           if (p.position == PenaltyPosition::kReinstated && window_.open &&
@@ -181,16 +173,17 @@ void RulesArbiter::ruling(const GameTracker& game, const OperatorAction& a, Mill
         return;
       }
       case Proposal::Kind::kClaim: {
-        GameEvent d = p.decided;
-        d.at_ms = now.count();
-        d.proposed = false;
+        GameEvent decided = p.decided;
+        decided.at = now;
+        events::ClaimDecided& d = *decided.get<events::ClaimDecided>();
+        d.finality = Finality::kFinal;
         d.proposal = 0;
         d.proposal_seq = proposal_seq;
         if (!accept) {
           d.accepted = !d.accepted;
-          d.claim_reason = ClaimReason::kArbiter;
+          d.reason = ClaimReason::kArbiter;
         }
-        decide_claim(game, d, now, out);
+        decide_claim(game, decided, now, out);
         return;
       }
     }

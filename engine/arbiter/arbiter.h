@@ -46,16 +46,17 @@ class RulesArbiter : public Arbiter {
  public:
   PressClass classify_press_without_move(const GameTracker& game, Color side) override;
   int unseen_illegal_acts(const GameTracker& game, Color side) const override;
-  ArbiterDecisions on_move_completed(const GameTracker& game, const GameEvent& completed,
-                                     Millis now) override;
-  ArbiterDecisions on_illegal_completed(const GameTracker& game, const GameEvent& completed,
+  ArbiterDecisions on_move_completed(const GameTracker& game,
+                                     const events::MoveCompleted& completed, Millis now) override;
+  ArbiterDecisions on_illegal_completed(const GameTracker& game,
+                                        const events::IllegalMoveCompleted& completed,
                                         Millis now) override;
   ArbiterDecisions on_flag(const GameTracker& game, Color side, Millis now) override;
   ArbiterDecisions on_both_flags(const GameTracker& game, Millis now) override;
   ArbiterDecisions on_operator(const GameTracker& game, const OperatorAction& action,
                                Millis now) override;
   void on_published(std::uint32_t proposal, std::uint64_t seq) override;
-  ArbiterDecisions propose_result(const GameTracker& game, const std::string& result,
+  ArbiterDecisions propose_result(const GameTracker& game, GameResult result,
                                   TerminationKind termination, const std::string& description,
                                   Millis now) override;
   std::optional<Millis> next_deadline() const override;
@@ -90,38 +91,38 @@ class RulesArbiter : public Arbiter {
 
   // arbiter.cpp
   void started(const GameTracker& game, Millis now, ArbiterDecisions& out);
-  GameEvent event(GameEventKind kind, Millis now, EventVisibility v) const;
   static void report(ArbiterDecisions& out, GameEvent e) {
     out.push_back(ArbiterReport{std::move(e)});
   }
-  // The event of out[at], one of this arbiter's reports.
-  static GameEvent& reported(ArbiterDecisions& out, std::size_t at) {
-    return std::get<ArbiterReport>(out[at]).event;
+  // The body of out[at], one of this arbiter's reports, of kind `Kind`.
+  template <class Kind>
+  static Kind& reported(ArbiterDecisions& out, std::size_t at) {
+    return std::get<Kind>(std::get<ArbiterReport>(out[at]).event.body);
   }
   // Both return the handle of the proposal they opened (0: none, applied or final).
   // kReinstated: the position before the open window's irregularity (window_.before).
   std::uint32_t penalty(const GameTracker& game, Color offender, PenaltyKind kind, Millis amount,
                         PenaltyPosition position, const std::string& description, Millis now,
                         ArbiterDecisions& out);
-  std::uint32_t game_end(const std::string& result, TerminationKind termination, Finality finality,
+  std::uint32_t game_end(GameResult result, TerminationKind termination, Finality finality,
                          const std::string& description, UnwinnabilityNote note, Millis now,
                          ArbiterDecisions& out);
-  // A claim left to the arbiter: `decided` (proposed) is reported and remembered; the
-  // claim's claimReceived, already reported in `out`, carries the same handle.
+  // A claim left to the arbiter: `decided` (a proposed claimDecided) is reported and
+  // remembered; the claim's claimReceived, already reported in `out`, carries the same handle.
   void open_claim(GameEvent decided, ArbiterDecisions& out);
   void ruling(const GameTracker& game, const OperatorAction& a, Millis now, ArbiterDecisions& out);
   static void apply_time(Color to, Millis amount, ArbiterDecisions& out);
   void reinstate(const GameTracker& game, const Position& before, Millis now,
                  ArbiterDecisions& out);
-  static std::string win_for(Color side) { return side == kWhite ? "1-0" : "0-1"; }
 
   // arbiter_illegal.cpp
   // A completed illegal move made on the board, or an act off it treated as one (a press
   // without a move, D6; two hands, 7.5.4): only a move on the board stands or is undone.
   enum class IllegalAct : std::uint8_t { kOnBoard, kOffBoard };
   // One rung for `completed` (an illegalMoveCompleted: the tracker's, or a two-hands report).
-  void illegal_ladder(const GameTracker& game, Color offender, const GameEvent& completed,
-                      IllegalAct act, Millis now, ArbiterDecisions& out);
+  void illegal_ladder(const GameTracker& game, Color offender,
+                      const events::IllegalMoveCompleted& completed, IllegalAct act, Millis now,
+                      ArbiterDecisions& out);
   void close_window(const GameTracker& game, Millis now, ArbiterDecisions& out);
   void touch_obligation(const GameTracker& game, Millis now, ArbiterDecisions& out);
   void check_illegal_position(const GameTracker& game, Millis now, ArbiterDecisions& out);

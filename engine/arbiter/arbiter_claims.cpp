@@ -6,26 +6,38 @@
 #include "engine/board/notation.h"
 
 namespace eboard::engine {
+namespace {
+
+events::ClaimReceived received(Color side, ClaimKind kind) {
+  events::ClaimReceived r;
+  r.side = side;
+  r.kind = kind;
+  return r;
+}
+
+events::ClaimDecided decided(std::optional<Color> side, ClaimKind kind) {
+  events::ClaimDecided d;
+  d.side = side;
+  d.kind = kind;
+  return d;
+}
+
+}  // namespace
 
 void RulesArbiter::claim(const GameTracker& game, const OperatorAction& a, Millis now,
                          ArbiterDecisions& out) {
   const ClaimKind kind = a.claim;
   switch (kind) {
     case ClaimKind::kIllegalMove: {
-      GameEvent r = event(GameEventKind::kClaimReceived, now, game.irregularity_visibility());
-      r.side = a.side;
-      r.claim_kind = kind;
+      events::ClaimReceived r = received(a.side, kind);
       r.eligible = window_.open && window_.offender != a.side;
-      report(out, std::move(r));
+      report(out, GameEvent(now, std::move(r), game.irregularity_visibility()));
       return claim_illegal(game, a.side, now, out);
     }
     case ClaimKind::kThreefold:
     case ClaimKind::kFifty: return claim_draw(game, a, kind, now, out);
     case ClaimKind::kFlag: {
-      GameEvent r = event(GameEventKind::kClaimReceived, now, game.irregularity_visibility());
-      r.side = a.side;
-      r.claim_kind = kind;
-      report(out, std::move(r));
+      report(out, GameEvent(now, received(a.side, kind), game.irregularity_visibility()));
       return flag_claim(game, a.side, now, out);
     }
     case ClaimKind::kQpf: return claim_qpf(game, a, now, out);
@@ -37,23 +49,24 @@ void RulesArbiter::claim(const GameTracker& game, const OperatorAction& a, Milli
 }
 
 // A claim's outcome, final: the claimDecided and what it entails.
-void RulesArbiter::decide_claim(const GameTracker& game, GameEvent d, Millis now,
+void RulesArbiter::decide_claim(const GameTracker& game, GameEvent decided, Millis now,
                                 ArbiterDecisions& out) {
   const RuleSet& r = game.rules();
+  const events::ClaimDecided d = *decided.get<events::ClaimDecided>();
   const Color claimant = d.side.value_or(kWhite);
-  report(out, d);
+  report(out, std::move(decided));
   if (d.accepted) {
-    switch (d.claim_kind) {
+    switch (d.kind) {
       case ClaimKind::kThreefold:
-        game_end("1/2-1/2", TerminationKind::kThreefoldClaim, Finality::kFinal,
+        game_end(GameResult::kDraw, TerminationKind::kThreefoldClaim, Finality::kFinal,
                  "threefold repetition claimed (9.2)", UnwinnabilityNote::kNone, now, out);
         return;
       case ClaimKind::kFifty:
-        game_end("1/2-1/2", TerminationKind::kFiftyMoveClaim, Finality::kFinal,
+        game_end(GameResult::kDraw, TerminationKind::kFiftyMoveClaim, Finality::kFinal,
                  "fifty-move rule claimed (9.3)", UnwinnabilityNote::kNone, now, out);
         return;
       case ClaimKind::kQpf:
-        game_end("1/2-1/2", TerminationKind::kArbiter, Finality::kFinal,
+        game_end(GameResult::kDraw, TerminationKind::kArbiter, Finality::kFinal,
                  "quickplay-finish claim upheld (D12)", UnwinnabilityNote::kNone, now, out);
         return;
       case ClaimKind::kSetup:
@@ -69,16 +82,15 @@ void RulesArbiter::decide_claim(const GameTracker& game, GameEvent d, Millis now
     }
   }
   // An incorrect claim: time to the opponent (9.5.3, A.3; D12 III.5).
-  const Millis amount = d.claim_kind == ClaimKind::kQpf ? r.qpf_penalty : r.claim_penalty;
-  if ((d.claim_reason == ClaimReason::kIncorrect || d.claim_kind == ClaimKind::kQpf) &&
-      amount.count() > 0) {
-    GameEvent p = event(GameEventKind::kPenalty, now, EventVisibility::kPublic);
+  const Millis amount = d.kind == ClaimKind::kQpf ? r.qpf_penalty : r.claim_penalty;
+  if ((d.reason == ClaimReason::kIncorrect || d.kind == ClaimKind::kQpf) && amount.count() > 0) {
+    events::Penalty p;
     p.side = claimant;
-    p.penalty_kind = PenaltyKind::kTimeAdded;
-    p.amount_ms = amount.count();
+    p.kind = PenaltyKind::kTimeAdded;
+    p.amount = amount;
     p.applied = true;
     p.description = "incorrect claim (9.5.3)";
-    report(out, std::move(p));
+    report(out, GameEvent(now, std::move(p)));
     apply_time(~claimant, amount, out);
   }
 }
@@ -89,22 +101,18 @@ void RulesArbiter::claim_draw(const GameTracker& game, const OperatorAction& a, 
                               Millis now, ArbiterDecisions& out) {
   const RuleSet& r = game.rules();
   const Position& committed = game.committed();
-  GameEvent rec = event(GameEventKind::kClaimReceived, now, EventVisibility::kPublic);
-  rec.side = a.side;
-  rec.claim_kind = kind;
+  events::ClaimReceived rec = received(a.side, kind);
   rec.intended_uci = a.uci;
-  GameEvent d = event(GameEventKind::kClaimDecided, now, EventVisibility::kPublic);
-  d.side = a.side;
-  d.claim_kind = kind;
-  d.articles = {kind == ClaimKind::kThreefold ? "9.2" : "9.3"};
+  events::ClaimDecided d = decided(a.side, kind);
+  const std::vector<std::string> articles = {kind == ClaimKind::kThreefold ? "9.2" : "9.3"};
   const bool on_move = committed.side_to_move() == a.side;
   const bool touched = on_move && game.recognizer().first_lifted_own() != kNoSquare;
   rec.eligible = on_move && !touched;
-  report(out, rec);
+  report(out, GameEvent(now, rec));
   if (!on_move || touched) {
     d.accepted = false;
-    d.claim_reason = on_move ? ClaimReason::kTouched : ClaimReason::kNotOnMove;
-    report(out, d);
+    d.reason = on_move ? ClaimReason::kTouched : ClaimReason::kNotOnMove;
+    report(out, GameEvent(now, d, EventVisibility::kPublic, articles));
     if (touched) touch_obligation(game, now, out);
     return;
   }
@@ -118,11 +126,12 @@ void RulesArbiter::claim_draw(const GameTracker& game, const OperatorAction& a, 
   const bool correct = legal && (kind == ClaimKind::kThreefold ? pos.repetition_count() >= 2
                                                                : pos.halfmove_clock() >= 100);
   d.accepted = correct;
-  d.claim_reason = correct ? ClaimReason::kCorrect : ClaimReason::kIncorrect;
-  d.amount_ms = correct ? 0 : r.claim_penalty.count();
-  if (r.auto_apply_penalties) return decide_claim(game, d, now, out);
-  d.proposed = true;
-  open_claim(d, out);
+  d.reason = correct ? ClaimReason::kCorrect : ClaimReason::kIncorrect;
+  d.penalty = correct ? Millis{0} : r.claim_penalty;
+  if (!r.auto_apply_penalties) d.finality = Finality::kProposed;
+  GameEvent e(now, d, EventVisibility::kPublic, articles);
+  if (r.auto_apply_penalties) return decide_claim(game, std::move(e), now, out);
+  open_claim(std::move(e), out);
 }
 
 // D12: the daemon checks eligibility; "normal means" is the arbiter's judgement, so an
@@ -139,50 +148,42 @@ void RulesArbiter::claim_qpf(const GameTracker& game, const OperatorAction& a, M
                         no_increment && clock.remaining(c, now) < Millis{120000} &&
                         !clock.flag_fallen(c) &&
                         (!r.qpf_requires_move || game.committed().side_to_move() == c);
-  GameEvent rec = event(GameEventKind::kClaimReceived, now, EventVisibility::kPublic);
-  rec.side = c;
-  rec.claim_kind = ClaimKind::kQpf;
+  events::ClaimReceived rec = received(c, ClaimKind::kQpf);
   rec.eligible = eligible;
-  rec.articles = {"III.4", "III.5"};
-  report(out, rec);
-  GameEvent d = event(GameEventKind::kClaimDecided, now, EventVisibility::kPublic);
-  d.side = c;
-  d.claim_kind = ClaimKind::kQpf;
+  report(out, GameEvent(now, rec, EventVisibility::kPublic, {"III.4", "III.5"}));
+  events::ClaimDecided d = decided(c, ClaimKind::kQpf);
   if (!eligible) {
     d.accepted = false;
-    d.claim_reason = ClaimReason::kNotEligible;
-    report(out, d);
+    d.reason = ClaimReason::kNotEligible;
+    report(out, GameEvent(now, d));
     return;
   }
   d.accepted = true;
-  d.proposed = true;
-  d.claim_reason = ClaimReason::kCorrect;
-  d.amount_ms = r.qpf_penalty.count();
-  open_claim(d, out);
+  d.finality = Finality::kProposed;
+  d.reason = ClaimReason::kCorrect;
+  d.penalty = r.qpf_penalty;
+  open_claim(GameEvent(now, d), out);
 }
 
 // D1: claims about the set-up (or orientation, or clock setting) inside the window.
 void RulesArbiter::claim_setup(const GameTracker& game, const OperatorAction& a, ClaimKind kind,
                                Millis now, ArbiterDecisions& out) {
   const RuleSet& r = game.rules();
-  GameEvent rec = event(GameEventKind::kClaimReceived, now, EventVisibility::kPublic);
-  rec.side = a.side;
-  rec.claim_kind = kind;
+  events::ClaimReceived rec = received(a.side, kind);
   const std::optional<int> n = r.setup_claim_window_moves;
   const bool covered = kind != ClaimKind::kClockSetting || r.setup_window_covers_clock || !n;
   const bool in_window =
       !n || game.moves_completed(kWhite) < *n || game.moves_completed(kBlack) < *n;
   rec.eligible = in_window && covered;
-  report(out, rec);
-  GameEvent d = event(GameEventKind::kClaimDecided, now, EventVisibility::kPublic);
-  d.side = a.side;
-  d.claim_kind = kind;
-  d.articles = {n ? "A.5.1" : "7.2.1"};
+  report(out, GameEvent(now, rec));
+  events::ClaimDecided d = decided(a.side, kind);
   d.accepted = rec.eligible;
-  d.claim_reason = rec.eligible ? ClaimReason::kCorrect : ClaimReason::kWindowClosed;
-  if (!d.accepted || r.auto_apply_penalties) return decide_claim(game, d, now, out);
-  d.proposed = true;
-  open_claim(d, out);
+  d.reason = rec.eligible ? ClaimReason::kCorrect : ClaimReason::kWindowClosed;
+  const bool decide_now = !d.accepted || r.auto_apply_penalties;
+  if (!decide_now) d.finality = Finality::kProposed;
+  GameEvent e(now, d, EventVisibility::kPublic, {n ? "A.5.1" : "7.2.1"});
+  if (decide_now) return decide_claim(game, std::move(e), now, out);
+  open_claim(std::move(e), out);
 }
 
 // D1 (A.5.1.2): when both have completed the window's moves, a misplaced king may not
@@ -195,11 +196,8 @@ void RulesArbiter::setup_window(const GameTracker& game, Millis now, ArbiterDeci
   if (game.rules().misplaced_king_castling != MisplacedKingCastling::kForbidden) return;
   for (Color c : {kWhite, kBlack}) {
     if (!king_misplaced_[c]) continue;
-    GameEvent e = event(GameEventKind::kCastlingForbidden, now, EventVisibility::kPublic);
-    e.side = c;
-    e.wing = CastlingWing::kAll;
-    e.articles = {"A.5.1.2"};
-    report(out, std::move(e));
+    report(out, GameEvent(now, events::CastlingForbidden{c, CastlingWing::kAll},
+                          EventVisibility::kPublic, {"A.5.1.2"}));
   }
 }
 
@@ -207,11 +205,9 @@ void RulesArbiter::setup_window(const GameTracker& game, Millis now, ArbiterDeci
 void RulesArbiter::draw_claimable(const GameTracker& game, Millis now, ArbiterDecisions& out) {
   const Position& pos = game.committed();
   const auto tell = [&](ClaimKind kind) {
-    GameEvent e = event(GameEventKind::kDrawClaimable, now, EventVisibility::kArbiter);
-    e.side = pos.side_to_move();
-    e.claim_kind = kind;
-    e.articles = {kind == ClaimKind::kThreefold ? "9.2" : "9.3"};
-    report(out, std::move(e));
+    report(out,
+           GameEvent(now, events::DrawClaimable{pos.side_to_move(), kind},
+                     EventVisibility::kArbiter, {kind == ClaimKind::kThreefold ? "9.2" : "9.3"}));
   };
   if (pos.repetition_count() >= 2) tell(ClaimKind::kThreefold);
   if (pos.halfmove_clock() >= 100) tell(ClaimKind::kFifty);
@@ -225,7 +221,7 @@ void RulesArbiter::resign(const GameTracker& game, Color side, Millis now, Arbit
     note = can_mate(game, game.committed(), opponent, MatingTest::kFideHelpmate);
   const bool draw = note == UnwinnabilityNote::kUnwinnable;
   game_end(
-      draw ? "1/2-1/2" : win_for(opponent), TerminationKind::kResignation, Finality::kFinal,
+      draw ? GameResult::kDraw : win_for(opponent), TerminationKind::kResignation, Finality::kFinal,
       draw ? "resigned, but the opponent cannot checkmate: draw (5.1.2)" : "resignation (5.1.2)",
       note, now, out);
 }
@@ -233,16 +229,14 @@ void RulesArbiter::resign(const GameTracker& game, Color side, Millis now, Arbit
 // 5.2.3: agreement only after both players have made at least one move.
 void RulesArbiter::draw_agreed(const GameTracker& game, Millis now, ArbiterDecisions& out) {
   if (game.moves_completed(kWhite) >= 1 && game.moves_completed(kBlack) >= 1) {
-    game_end("1/2-1/2", TerminationKind::kAgreement, Finality::kFinal, "draw agreed (5.2.3)",
-             UnwinnabilityNote::kNone, now, out);
+    game_end(GameResult::kDraw, TerminationKind::kAgreement, Finality::kFinal,
+             "draw agreed (5.2.3)", UnwinnabilityNote::kNone, now, out);
     return;
   }
-  GameEvent d = event(GameEventKind::kClaimDecided, now, EventVisibility::kPublic);
-  d.claim_kind = ClaimKind::kAgreement;
+  events::ClaimDecided d = decided(std::nullopt, ClaimKind::kAgreement);
   d.accepted = false;
-  d.claim_reason = ClaimReason::kNoMoveMade;
-  d.articles = {"5.2.3"};
-  report(out, std::move(d));
+  d.reason = ClaimReason::kNoMoveMade;
+  report(out, GameEvent(now, std::move(d), EventVisibility::kPublic, {"5.2.3"}));
 }
 
 }  // namespace eboard::engine

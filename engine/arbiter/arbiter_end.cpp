@@ -75,18 +75,17 @@ void RulesArbiter::dead_position_suspected(const GameTracker&, const Position& p
   }
   if (std::find(suspected_.begin(), suspected_.end(), pos.key()) != suspected_.end()) return;
   suspected_.push_back(pos.key());
-  GameEvent e = event(GameEventKind::kDeadPositionSuspected, now, EventVisibility::kArbiter);
+  events::DeadPositionSuspected e;
   e.position = snapshot_of(pos);
   e.description = "blocked pawns; the analysis could not prove the position dead within its budget";
-  e.articles = {"5.2.2"};
   // The arbiter judges it (5.2.2): accepting the suspicion ends the game drawn.
   Proposal p;
   p.kind = Proposal::Kind::kGameEnd;
-  p.result = "1/2-1/2";
+  p.result = GameResult::kDraw;
   p.termination = TerminationKind::kDeadPosition;
   p.description = "dead position (blocked pawns)";
-  e.proposal = book_.open(std::move(p), e.visibility, now).handle;
-  report(out, std::move(e));
+  e.proposal = book_.open(std::move(p), EventVisibility::kArbiter, now).handle;
+  report(out, GameEvent(now, std::move(e), EventVisibility::kArbiter, {"5.2.2"}));
 }
 
 std::optional<Millis> RulesArbiter::next_deadline() const {
@@ -107,21 +106,21 @@ ArbiterDecisions RulesArbiter::on_deadline(const GameTracker& game, Millis now) 
 }
 
 ArbiterDecisions RulesArbiter::on_move_completed(const GameTracker& game,
-                                                 const GameEvent& completed, Millis now) {
+                                                 const events::MoveCompleted& completed,
+                                                 Millis now) {
   ArbiterDecisions out;
   started(game, now, out);
   pending_end_.reset();
-  const Color mover = completed.side.value_or(~game.committed().side_to_move());
+  const Color mover = completed.side;
   // D4: the replacement used another piece although the touched one could move.
   if (obligation_ != kNoSquare && obligation_has_targets_ && completed.move &&
       completed.move.from() != obligation_) {
-    GameEvent t = event(GameEventKind::kTouchMoveViolation, now, EventVisibility::kArbiter);
+    events::TouchMoveViolation t;
     t.side = mover;
     t.move = completed.move;
-    t.squares = {obligation_};
+    t.square = obligation_;
     t.description = "the touched piece had a legal move but another piece was moved";
-    t.articles = {"4.3.1"};
-    report(out, std::move(t));
+    report(out, GameEvent(now, std::move(t), EventVisibility::kArbiter, {"4.3.1"}));
   }
   obligation_ = kNoSquare;
   obligation_has_targets_ = false;
@@ -136,7 +135,7 @@ ArbiterDecisions RulesArbiter::on_move_completed(const GameTracker& game,
                            : pos.in_check() && pos.opponent_in_check();
     illegal_position_.reset();
     if (still) {
-      game_end("1/2-1/2", TerminationKind::kIllegalPosition,
+      game_end(GameResult::kDraw, TerminationKind::kIllegalPosition,
                proposed_if(!game.rules().auto_apply_penalties),
                "the illegal position was still on the board after the next move (A.5.4)",
                UnwinnabilityNote::kNone, now, out);
@@ -145,7 +144,7 @@ ArbiterDecisions RulesArbiter::on_move_completed(const GameTracker& game,
   }
   const Position pos = game.committed();
   if (auto end = ending(game, pos)) {
-    game_end("1/2-1/2", end->termination, Finality::kFinal, end->description,
+    game_end(GameResult::kDraw, end->termination, Finality::kFinal, end->description,
              UnwinnabilityNote::kNone, now, out);
     return out;
   }
@@ -193,17 +192,17 @@ ArbiterDecisions RulesArbiter::on_both_flags(const GameTracker& game, Millis now
     const bool final_period =
         game.clock().period(kWhite) == periods && game.clock().period(kBlack) == periods;
     if (!final_period) return out;  // III.3.1.1
-    game_end("1/2-1/2", TerminationKind::kBothFlags, Finality::kFinal,
+    game_end(GameResult::kDraw, TerminationKind::kBothFlags, Finality::kFinal,
              "both flags down in the final period, the order unknown (III.3.1.2)",
              UnwinnabilityNote::kNone, now, out);
     return out;
   }
   if (r.both_flags == BothFlags::kDrawIfBothDownAtClaim) {
-    game_end("1/2-1/2", TerminationKind::kBothFlags, Finality::kFinal,
+    game_end(GameResult::kDraw, TerminationKind::kBothFlags, Finality::kFinal,
              "both flags down (2009 A.4.d)", UnwinnabilityNote::kNone, now, out);
     return out;
   }
-  game_end("1/2-1/2", TerminationKind::kBothFlags, Finality::kProposed,
+  game_end(GameResult::kDraw, TerminationKind::kBothFlags, Finality::kProposed,
            "both flags down, the order unknown: the arbiter decides", UnwinnabilityNote::kNone, now,
            out);
   return out;
@@ -216,7 +215,7 @@ void RulesArbiter::flag_result(const GameTracker& game, Color flagged, Millis no
   const UnwinnabilityNote note =
       can_mate(game, game.committed(), opponent, game.rules().mating_test);
   if (note == UnwinnabilityNote::kUnwinnable) {
-    game_end("1/2-1/2", TerminationKind::kTimeoutVsInsufficient, Finality::kFinal,
+    game_end(GameResult::kDraw, TerminationKind::kTimeoutVsInsufficient, Finality::kFinal,
              "flag fell, but the opponent cannot checkmate (6.9)", note, now, out);
     return;
   }
@@ -234,27 +233,28 @@ void RulesArbiter::flag_claim(const GameTracker& game, Color claimant, Millis no
   const RuleSet& r = game.rules();
   const bool mine = flag_down_[claimant] || game.clock().flag_fallen(claimant).has_value();
   const bool theirs = flag_down_[~claimant] || game.clock().flag_fallen(~claimant).has_value();
-  GameEvent d = event(GameEventKind::kClaimDecided, now, game.irregularity_visibility());
+  const EventVisibility visibility = game.irregularity_visibility();
+  events::ClaimDecided d;
   d.side = claimant;
-  d.claim_kind = ClaimKind::kFlag;
+  d.kind = ClaimKind::kFlag;
   if (mine && theirs && r.both_flags != BothFlags::kOrderFromClock) {
     d.accepted = true;
-    d.claim_reason = ClaimReason::kCorrect;
-    report(out, d);
-    game_end("1/2-1/2", TerminationKind::kBothFlags, Finality::kFinal,
+    d.reason = ClaimReason::kCorrect;
+    report(out, GameEvent(now, d, visibility));
+    game_end(GameResult::kDraw, TerminationKind::kBothFlags, Finality::kFinal,
              "both flags down at the claim (2009 A.4.d)", UnwinnabilityNote::kNone, now, out);
     return;
   }
   if (!theirs || mine) {
     d.accepted = false;
-    d.claim_reason = ClaimReason::kIncorrect;
+    d.reason = ClaimReason::kIncorrect;
     d.description = mine ? "the claimant's own flag is down" : "the opponent's flag has not fallen";
-    report(out, d);
+    report(out, GameEvent(now, d, visibility));
     return;
   }
   d.accepted = true;
-  d.claim_reason = ClaimReason::kCorrect;
-  report(out, d);
+  d.reason = ClaimReason::kCorrect;
+  report(out, GameEvent(now, d, visibility));
   flag_result(game, ~claimant, now, out);
 }
 
@@ -265,13 +265,13 @@ void RulesArbiter::infraction(const GameTracker& game, Color side, Millis now,
   const int n = ++infractions_[side];
   const bool proposal = !r.auto_apply_penalties;
   if (r.infraction_ladder.empty() || n > int(r.infraction_ladder.size())) {
-    GameEvent e = event(GameEventKind::kPenalty, now, EventVisibility::kArbiter);
+    events::Penalty e;
     e.side = side;
-    e.penalty_kind = PenaltyKind::kWarning;
+    e.kind = PenaltyKind::kWarning;
     e.applied = false;
     e.description =
         "infraction " + std::to_string(n) + " recorded: the arbiter chooses the penalty (12.9)";
-    report(out, std::move(e));
+    report(out, GameEvent(now, std::move(e), EventVisibility::kArbiter));
     return;
   }
   const PenaltyStep step = r.infraction_ladder[std::size_t(n - 1)];
@@ -293,18 +293,18 @@ void RulesArbiter::infraction(const GameTracker& game, Color side, Millis now,
       return;
     case PenaltyStep::Kind::kLoss:
     case PenaltyStep::Kind::kClaimWin: {
-      GameEvent p = event(GameEventKind::kPenalty, now, game.irregularity_visibility());
+      events::Penalty p;
       p.side = side;
-      p.penalty_kind = PenaltyKind::kGameLost;
+      p.kind = PenaltyKind::kGameLost;
       p.applied = !proposal;
       p.description = "infraction " + std::to_string(n) + ": loss (S4 10)";
       const std::size_t at = out.size();
-      report(out, std::move(p));
+      report(out, GameEvent(now, std::move(p), game.irregularity_visibility()));
       // One decision: the loss the penalty proposes is the proposed result.
       const std::uint32_t handle =
           game_end(win_for(~side), TerminationKind::kPenaltyLadder, proposed_if(proposal),
                    "infraction ladder (S4 10)", UnwinnabilityNote::kNone, now, out);
-      reported(out, at).proposal = handle;
+      reported<events::Penalty>(out, at).proposal = handle;
       return;
     }
   }

@@ -55,10 +55,11 @@ Position RulesArbiter::board_position(const GameTracker& game, Color to_move) co
 }
 
 ArbiterDecisions RulesArbiter::on_illegal_completed(const GameTracker& game,
-                                                    const GameEvent& completed, Millis now) {
+                                                    const events::IllegalMoveCompleted& completed,
+                                                    Millis now) {
   ArbiterDecisions out;
   started(game, now, out);
-  const Color offender = completed.side.value_or(game.committed().side_to_move());
+  const Color offender = completed.side;
   const IllegalAct act = completed.reason == IllegalReason::kPressWithoutMove
                              ? IllegalAct::kOffBoard
                              : IllegalAct::kOnBoard;
@@ -81,20 +82,19 @@ int RulesArbiter::unseen_illegal_acts(const GameTracker& game, Color side) const
 // the count is the tracker's plus these reports.
 void RulesArbiter::two_hands(const GameTracker& game, Color side, Millis now,
                              ArbiterDecisions& out) {
-  GameEvent e = event(GameEventKind::kIllegalMoveCompleted, now, game.irregularity_visibility());
+  events::IllegalMoveCompleted e;
   e.side = side;
   e.reason = IllegalReason::kTwoHands;
   e.description = "move made with two hands (reported by the arbiter)";
   e.count = game.illegal_count(side) + ++two_hands_[side];
-  e.articles = {"7.5.4"};
-  report(out, e);
+  report(out, GameEvent(now, e, game.irregularity_visibility(), {"7.5.4"}));
   illegal_ladder(game, side, e, IllegalAct::kOffBoard, now, out);
 }
 
 // One rung of `illegal_move.ladder` for the offender's count-th completed illegal act.
 void RulesArbiter::illegal_ladder(const GameTracker& game, Color offender,
-                                  const GameEvent& completed, IllegalAct act, Millis now,
-                                  ArbiterDecisions& out) {
+                                  const events::IllegalMoveCompleted& completed, IllegalAct act,
+                                  Millis now, ArbiterDecisions& out) {
   const RuleSet& r = game.rules();
   if (r.illegal_move_ladder.empty()) return;  // the arbiter chooses (12.9)
   // The tracker's count does not include two-hands reports (its event's does:
@@ -124,12 +124,11 @@ void RulesArbiter::illegal_ladder(const GameTracker& game, Color offender,
     window_.before = game.committed();
     window_.after = board_position(game, opponent);
     out.push_back(SetCommitted{window_.after, "the illegal move stands until claimed (D5)"});
-    GameEvent e = event(GameEventKind::kClaimAvailable, now, game.irregularity_visibility());
-    e.side = opponent;
-    e.claim_kind = ClaimKind::kIllegalMove;
-    e.articles = {r.illegal_move_detection == IllegalMoveDetection::kBeforeReply ? "A.5.2"
-                                                                                 : "B.3.c (2009)"};
-    report(out, std::move(e));
+    report(out, GameEvent(now, events::ClaimAvailable{opponent, ClaimKind::kIllegalMove},
+                          game.irregularity_visibility(),
+                          {r.illegal_move_detection == IllegalMoveDetection::kBeforeReply
+                               ? "A.5.2"
+                               : "B.3.c (2009)"}));
     if (step.kind == PenaltyStep::Kind::kTimeToOpponent) {
       window_.has_penalty = true;
       window_.proposal =
@@ -154,13 +153,13 @@ void RulesArbiter::illegal_ladder(const GameTracker& game, Color offender,
     case PenaltyStep::Kind::kClaimWin:  // acts off the board (two hands) in claim-only sets
       return;
     case PenaltyStep::Kind::kLoss: {
-      GameEvent p = event(GameEventKind::kPenalty, now, game.irregularity_visibility());
+      events::Penalty p;
       p.side = offender;
-      p.penalty_kind = PenaltyKind::kGameLost;
+      p.kind = PenaltyKind::kGameLost;
       p.applied = !proposal;
       p.description = "second completed illegal move (7.5.5)";
       const std::size_t at = out.size();
-      report(out, std::move(p));
+      report(out, GameEvent(now, std::move(p), game.irregularity_visibility()));
       const UnwinnabilityNote note =
           r.illegal_move_draw_if_unwinnable
               ? can_mate(game, game.committed(), opponent, MatingTest::kFideHelpmate)
@@ -168,12 +167,12 @@ void RulesArbiter::illegal_ladder(const GameTracker& game, Color offender,
       const bool draw = note == UnwinnabilityNote::kUnwinnable;
       // One decision, not two: the loss the penalty proposes is the proposed result.
       const std::uint32_t handle =
-          game_end(draw ? "1/2-1/2" : win_for(opponent), TerminationKind::kIllegalMove,
+          game_end(draw ? GameResult::kDraw : win_for(opponent), TerminationKind::kIllegalMove,
                    proposed_if(proposal || note == UnwinnabilityNote::kUndetermined),
                    draw ? "second illegal move, but the opponent cannot checkmate (7.5.5)"
                         : "second completed illegal move (7.5.5)",
                    note, now, out);
-      reported(out, at).proposal = handle;
+      reported<events::Penalty>(out, at).proposal = handle;
       return;
     }
   }
@@ -185,15 +184,10 @@ void RulesArbiter::close_window(const GameTracker& game, Millis now, ArbiterDeci
   window_.open = false;
   book_.withdraw(window_.proposal, WithdrawReason::kLapsed,
                  "the claim window closed: the illegal move stands (A.5.2)", now);
-  GameEvent c = event(GameEventKind::kClaimWindowClosed, now, EventVisibility::kArbiter);
-  c.side = ~window_.offender;
-  c.claim_kind = ClaimKind::kIllegalMove;
-  report(out, std::move(c));
-  GameEvent s = event(GameEventKind::kIllegalMoveStood, now, game.irregularity_visibility());
-  s.side = window_.offender;
-  s.position = snapshot_of(window_.after);
-  s.articles = {"A.5.2"};
-  report(out, std::move(s));
+  report(out, GameEvent(now, events::ClaimWindowClosed{~window_.offender, ClaimKind::kIllegalMove},
+                        EventVisibility::kArbiter));
+  report(out, GameEvent(now, events::IllegalMoveStood{window_.offender, snapshot_of(window_.after)},
+                        game.irregularity_visibility(), {"A.5.2"}));
   check_illegal_position(game, now, out);
 }
 
@@ -201,21 +195,21 @@ void RulesArbiter::close_window(const GameTracker& game, Millis now, ArbiterDeci
 void RulesArbiter::claim_illegal(const GameTracker& game, Color claimant, Millis now,
                                  ArbiterDecisions& out) {
   const RuleSet& r = game.rules();
-  GameEvent d = event(GameEventKind::kClaimDecided, now, game.irregularity_visibility());
+  const EventVisibility visibility = game.irregularity_visibility();
+  events::ClaimDecided d;
   d.side = claimant;
-  d.claim_kind = ClaimKind::kIllegalMove;
+  d.kind = ClaimKind::kIllegalMove;
   if (!window_.open || window_.offender == claimant) {
     d.accepted = false;
-    d.claim_reason = ClaimReason::kWindowClosed;
-    d.articles = {"A.5.2", "S4 7d"};
-    report(out, std::move(d));
+    d.reason = ClaimReason::kWindowClosed;
+    report(out, GameEvent(now, std::move(d), visibility, {"A.5.2", "S4 7d"}));
     return;
   }
   d.accepted = true;
-  d.claim_reason = ClaimReason::kCorrect;
-  d.proposed = !r.auto_apply_penalties;
+  d.reason = ClaimReason::kCorrect;
+  d.finality = proposed_if(!r.auto_apply_penalties);
   const std::size_t decided_at = out.size();
-  report(out, d);
+  report(out, GameEvent(now, d, visibility));
   window_.open = false;
   if (window_.has_penalty) {
     // A.5.2: the claim makes the arbiter act on the pending penalty.
@@ -232,17 +226,17 @@ void RulesArbiter::claim_illegal(const GameTracker& game, Color claimant, Millis
   const UnwinnabilityNote note = can_mate(game, window_.before, claimant, r.mating_test);
   const bool draw = r.illegal_move_draw_if_unwinnable && note == UnwinnabilityNote::kUnwinnable;
   const std::uint32_t handle = game_end(
-      draw ? "1/2-1/2" : win_for(claimant), TerminationKind::kIllegalMoveClaim,
-      proposed_if(d.proposed || note == UnwinnabilityNote::kUndetermined),
+      draw ? GameResult::kDraw : win_for(claimant), TerminationKind::kIllegalMoveClaim,
+      proposed_if(d.finality == Finality::kProposed || note == UnwinnabilityNote::kUndetermined),
       draw ? "illegal move claimed, but the claimant cannot checkmate" : "illegal move claimed",
       note, now, out);
   // A ruling may name the claim (claimReceived, claimDecided) or the proposed result.
   if (handle != 0) {
-    reported(out, decided_at).proposal = handle;
+    reported<events::ClaimDecided>(out, decided_at).proposal = handle;
     if (decided_at > 0) {
-      const auto* received = std::get_if<ArbiterReport>(&out[decided_at - 1]);
-      if (received && received->event.kind == GameEventKind::kClaimReceived)
-        reported(out, decided_at - 1).proposal = handle;
+      auto* report = std::get_if<ArbiterReport>(&out[decided_at - 1]);
+      if (auto* received = report ? report->event.get<events::ClaimReceived>() : nullptr)
+        received->proposal = handle;
     }
   }
 }
@@ -254,20 +248,20 @@ void RulesArbiter::touch_obligation(const GameTracker& game, Millis now, Arbiter
   if (s == kNoSquare || s == obligation_) return;
   if (pos.empty(s) || color_of(pos.piece_on(s)) != pos.side_to_move()) return;
   obligation_ = s;
-  GameEvent e = event(GameEventKind::kTouchMoveObligation, now, EventVisibility::kArbiter);
+  events::TouchMoveObligation e;
   e.side = pos.side_to_move();
-  e.from = s;
+  e.square = s;
+  std::vector<Square>& targets = e.legal_targets;
   MoveList legal;
   generate_legal(pos, legal);
   for (Move m : legal)
-    if (m.from() == s && std::find(e.squares.begin(), e.squares.end(), m.to()) == e.squares.end())
-      e.squares.push_back(m.to());
-  obligation_has_targets_ = !e.squares.empty();
+    if (m.from() == s && std::find(targets.begin(), targets.end(), m.to()) == targets.end())
+      targets.push_back(m.to());
+  obligation_has_targets_ = !targets.empty();
   e.description = obligation_has_targets_
                       ? "the touched piece must be moved (4.3.1)"
                       : "the touched piece has no legal move: any legal move (4.5)";
-  e.articles = {"4.3", "4.5"};
-  report(out, std::move(e));
+  report(out, GameEvent(now, std::move(e), EventVisibility::kArbiter, {"4.3", "4.5"}));
 }
 
 // D11: both kings in check or a pawn on its furthest rank in the committed position.
@@ -285,12 +279,8 @@ void RulesArbiter::check_illegal_position(const GameTracker& game, Millis now,
     squares = (Bitboard(1) << pos.king_square(kWhite)) | (Bitboard(1) << pos.king_square(kBlack));
   }
   if (!kind) return;
-  GameEvent e = event(GameEventKind::kIllegalPosition, now, EventVisibility::kArbiter);
-  e.illegal_position_kind = *kind;
-  e.position = snapshot_of(pos);
-  e.squares = squares_of(squares);
-  e.articles = {"A.5.4"};
-  report(out, std::move(e));
+  report(out, GameEvent(now, events::IllegalPosition{*kind, squares_of(squares), snapshot_of(pos)},
+                        EventVisibility::kArbiter, {"A.5.4"}));
   if (game.rules().illegal_position_rule == IllegalPositionRule::kA54) illegal_position_ = kind;
 }
 
@@ -299,29 +289,29 @@ ArbiterDecisions RulesArbiter::on_board_change(const GameTracker& game,
   ArbiterDecisions out;
   started(game, now, out);
   const Color on_move = game.committed().side_to_move();
-  for (const GameEvent& e : caused) {
-    if (e.kind == GameEventKind::kMoveWithdrawn || e.kind == GameEventKind::kIllegalMovePending)
-      pending_end_.reset();
-    if (e.kind != GameEventKind::kMoveTentative && e.kind != GameEventKind::kIllegalMovePending)
-      continue;
+  for (const GameEvent& event : caused) {
+    const auto* pending = event.get<events::IllegalMovePending>();
+    const auto* tentative = event.get<events::MoveTentative>();
+    if (pending || event.is<events::MoveWithdrawn>()) pending_end_.reset();
+    if (!tentative && !pending) continue;
+    const Color side = tentative ? tentative->side : pending->side;
     // D5: the claimant made (released) his next move.
-    if (window_.open && e.side == ~window_.offender &&
+    if (window_.open && side == ~window_.offender &&
         game.rules().window_closes_on != WindowClosesOn::kOpponentMoveCompleted)
       close_window(game, now, out);
-    if (e.kind == GameEventKind::kIllegalMovePending && e.side == on_move)
-      touch_obligation(game, now, out);
-    if (e.kind == GameEventKind::kMoveTentative && e.side == on_move) {
+    if (pending && side == on_move) touch_obligation(game, now, out);
+    if (tentative && side == on_move) {
+      const Move move = tentative->move;
       // D7: a made legal move that ends the game by itself completes without a press once
       // it has stood for game_end_stable (D2: a piece sliding over the square must not end
       // the game); another move on the board supersedes it.
       pending_end_.reset();
       // The same side's later pending ply (6.2.1.2) is not a move from the committed position.
-      if (!game.committed().is_legal(e.move)) continue;
+      if (!game.committed().is_legal(move)) continue;
       Position after = game.committed();
-      after.make(e.move);
+      after.make(move);
       if (ends_by_itself(game, after))
-        pending_end_ =
-            PendingEnd{e.move, game.committed().key(), now + game.rules().game_end_stable};
+        pending_end_ = PendingEnd{move, game.committed().key(), now + game.rules().game_end_stable};
     }
   }
   // pskov (S4 7b, 13d): touching an own piece closes the window too.

@@ -8,9 +8,10 @@ namespace {
 
 // A claim decides the result when upholding it ends or annuls the game (D1, D8, D12);
 // an incorrect one only costs the claimant time.
-bool claim_decides_result(const GameEvent& decided) {
-  if (!decided.accepted) return false;
-  switch (decided.claim_kind) {
+bool claim_decides_result(const GameEvent& event) {
+  const auto* decided = event.get<events::ClaimDecided>();
+  if (!decided || !decided->accepted) return false;
+  switch (decided->kind) {
     case ClaimKind::kThreefold:
     case ClaimKind::kFifty:
     case ClaimKind::kQpf:

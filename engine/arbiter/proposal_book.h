@@ -47,10 +47,10 @@ struct Proposal {
   PenaltyKind penalty_kind = PenaltyKind::kTimeAdded;  // kTimePenalty: warning or time
   Millis amount{0};  // kTimePenalty: time to the offender's opponent
   PenaltyPosition position = PenaltyPosition::kStands;  // kTimePenalty
-  std::string result;                                   // kGameEnd
+  GameResult result = GameResult::kUnfinished;          // kGameEnd
   TerminationKind termination = TerminationKind::kArbiter;
   std::string description;
-  GameEvent decided;  // kClaim: the claimDecided to confirm
+  GameEvent decided;  // kClaim: the claimDecided to confirm (its body an events::ClaimDecided)
 
   // Set by the book.
   Millis at{0};                                            // when it was opened

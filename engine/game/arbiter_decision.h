@@ -31,13 +31,13 @@ struct ArbiterReport {
 
 // The game ends (kFinal) or an end is proposed to the arbiter (kProposed): gameEnded.
 struct EndGame {
-  std::string result;
+  GameResult result = GameResult::kUnfinished;
   TerminationKind termination = TerminationKind::kArbiter;
   Finality finality = Finality::kFinal;
-  std::string description;
+  std::string description{};
   UnwinnabilityNote unwinnability = UnwinnabilityNote::kNone;
-  std::uint32_t proposal = 0;      // the decision a proposed end opened (GameEvent::proposal)
-  std::uint64_t proposal_seq = 0;  // the proposal a ruling confirmed (GameEvent::proposal_seq)
+  std::uint32_t proposal = 0;      // the decision a proposed end opened (GameEvent::proposal())
+  std::uint64_t proposal_seq = 0;  // the proposal a ruling confirmed (GameEvent::proposal_seq())
 };
 
 // 7.2.1, 7.3, A.5.1: the game is annulled (gameEnded "*") and a new one is played from

@@ -23,26 +23,23 @@ PressClass Arbiter::classify_press_without_move(const GameTracker& game, Color) 
 
 int Arbiter::unseen_illegal_acts(const GameTracker&, Color) const { return 0; }
 
-ArbiterDecisions Arbiter::on_move_completed(const GameTracker&, const GameEvent&,
+ArbiterDecisions Arbiter::on_move_completed(const GameTracker&, const events::MoveCompleted&,
                                             std::chrono::milliseconds) {
   return {};
 }
 
 // 7.5.1: the position before the irregularity is to be reinstated; the full arbiter
 // adds the penalty ladder (D5) on top.
-ArbiterDecisions Arbiter::on_illegal_completed(const GameTracker& game, const GameEvent& completed,
+ArbiterDecisions Arbiter::on_illegal_completed(const GameTracker& game,
+                                               const events::IllegalMoveCompleted& completed,
                                                std::chrono::milliseconds now) {
   if (completed.reason == IllegalReason::kPressWithoutMove) return {};
-  GameEvent e;
-  e.kind = GameEventKind::kRestoreRequested;
-  e.at_ms = now.count();
-  e.visibility = game.irregularity_visibility();
+  events::RestoreRequested e;
   e.position = snapshot_of(game.committed());
   e.squares = squares_of(
       differing_squares(game.committed(), game.recognizer().sensed(), game.recognizer().keys()));
   e.description = "reinstate the position before the illegal move";
-  e.articles = {"7.5.1"};
-  return {ArbiterReport{std::move(e)}};
+  return {ArbiterReport{GameEvent(now, std::move(e), game.irregularity_visibility(), {"7.5.1"})}};
 }
 
 ArbiterDecisions Arbiter::on_flag(const GameTracker&, Color, std::chrono::milliseconds) {
@@ -57,7 +54,7 @@ void Arbiter::on_new_game() {}
 
 void Arbiter::on_published(std::uint32_t, std::uint64_t) {}
 
-ArbiterDecisions Arbiter::propose_result(const GameTracker&, const std::string& result,
+ArbiterDecisions Arbiter::propose_result(const GameTracker&, GameResult result,
                                          TerminationKind termination,
                                          const std::string& description,
                                          std::chrono::milliseconds) {

@@ -37,11 +37,13 @@ class Arbiter {
   // its illegalMoveCompleted.count includes.
   virtual int unseen_illegal_acts(const GameTracker& game, Color side) const;
   // After moveCompleted (and its clock events) was emitted.
-  virtual ArbiterDecisions on_move_completed(const GameTracker& game, const GameEvent& completed,
+  virtual ArbiterDecisions on_move_completed(const GameTracker& game,
+                                             const events::MoveCompleted& completed,
                                              std::chrono::milliseconds now);
   // After illegalMoveCompleted was emitted (the count already includes it). The
   // committed position is unchanged; the clock model has taken the press.
-  virtual ArbiterDecisions on_illegal_completed(const GameTracker& game, const GameEvent& completed,
+  virtual ArbiterDecisions on_illegal_completed(const GameTracker& game,
+                                                const events::IllegalMoveCompleted& completed,
                                                 std::chrono::milliseconds now);
   // A decisive flag fall from the clock model or a `flag` line (D10).
   virtual ArbiterDecisions on_flag(const GameTracker& game, Color side,
@@ -56,14 +58,14 @@ class Arbiter {
   // The tracker starts a new game after an annulled one (AnnulGame): every decision about
   // the old game is dropped.
   virtual void on_new_game();
-  // The publisher numbered an event that opened decision `proposal` (GameEvent::proposal)
+  // The publisher numbered an event that opened decision `proposal` (GameEvent::proposal())
   // as `seq`: rulings name decisions by seq.
   virtual void on_published(std::uint32_t proposal, std::uint64_t seq);
   // A result for the arbiter to confirm that the board signalled (docs/rules.md D8: the result
   // pieces or the kings) or that a journal's recovery opens again (a proposal the replay of
   // the moves and commands cannot produce: daemon/core/recovery.h). The base class proposes
   // the end; a full arbiter also keeps it as a decision a ruling settles.
-  virtual ArbiterDecisions propose_result(const GameTracker& game, const std::string& result,
+  virtual ArbiterDecisions propose_result(const GameTracker& game, GameResult result,
                                           TerminationKind termination,
                                           const std::string& description,
                                           std::chrono::milliseconds now);

@@ -40,4 +40,26 @@ const char* game_event_kind_name(GameEventKind kind) {
   return "";
 }
 
+std::uint32_t GameEvent::proposal() const {
+  return std::visit(
+      [](const auto& b) -> std::uint32_t {
+        if constexpr (requires { b.proposal; })
+          return b.proposal;
+        else
+          return 0;
+      },
+      body);
+}
+
+std::uint64_t GameEvent::proposal_seq() const {
+  return std::visit(
+      [](const auto& b) -> std::uint64_t {
+        if constexpr (requires { b.proposal_seq; })
+          return b.proposal_seq;
+        else
+          return 0;
+      },
+      body);
+}
+
 }  // namespace eboard::engine

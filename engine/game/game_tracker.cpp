@@ -13,7 +13,6 @@ RecognizerTiming timing_of(const RuleSet& rules) {
           {rules.clockless_stable, rules.clockless_settle, rules.clockless_lift_hold}};
 }
 
-std::int64_t ms(Millis t) { return t.count(); }
 std::int64_t whole_seconds(Millis t) { return t.count() / 1000; }
 
 }  // namespace
@@ -35,13 +34,6 @@ EventVisibility GameTracker::irregularity_visibility() const {
              : EventVisibility::kPublic;
 }
 
-GameEvent GameTracker::event(GameEventKind kind, Millis at) const {
-  GameEvent e;
-  e.kind = kind;
-  e.at_ms = ms(at);
-  return e;
-}
-
 // 6.6: the game starts at the first timed input, with White's clock (or the side to
 // move's, from a set-up position) running; after an annulled game (AnnulGame) the new game
 // starts at the first input that follows.
@@ -51,15 +43,15 @@ void GameTracker::ensure_started(Millis now, GameEvents& out) {
   started_ = true;
   const Color first = config_.start.side_to_move();
   std::vector<ClockEvent> ce = clock_.start(now, first);
-  GameEvent e = event(GameEventKind::kGameStarted, now);
+  events::GameStarted e;
   e.position = snapshot_of(config_.start);
   e.rules = config_.rules.name;
-  e.time_control = format_time_control(config_.time_control);
+  e.time_control = config_.time_control;
   e.tags = config_.tags;
   e.params = config_.params;
-  e.white_ms = ms(clock_.remaining(kWhite, now));
-  e.black_ms = ms(clock_.remaining(kBlack, now));
-  out.push_back(std::move(e));
+  e.white_remaining = clock_.remaining(kWhite, now);
+  e.black_remaining = clock_.remaining(kBlack, now);
+  out.emplace_back(now, std::move(e));
   clock_events(ce, out);
   if (presence_ == ClockPresence::kNone) clock_events(clock_.pause(now), out);
 }
@@ -91,10 +83,7 @@ void GameTracker::placement(Millis now, const std::array<SquareCode, kSquareCoun
   if (config_.report_square_changes) {
     for (int s = 0; s < kSquareCount; ++s) {
       if (raw_[s] == codes[s]) continue;
-      GameEvent e = event(GameEventKind::kSquareChanged, now);
-      e.squares.push_back(Square(s));
-      if (codes[s] != kEmptyCode) e.piece = std::string(1, square_code_to_char(codes[s]));
-      out.push_back(std::move(e));
+      out.emplace_back(now, events::SquareChanged{Square(s), codes[s]});
     }
   }
   raw_ = codes;
@@ -109,12 +98,8 @@ void GameTracker::square(Millis now, Square s, SquareCode code, GameEvents& out)
   const std::size_t first = out.size();
   ensure_started(now, out);
   advance(now, out);
-  if (config_.report_square_changes && raw_[s] != code) {
-    GameEvent e = event(GameEventKind::kSquareChanged, now);
-    e.squares.push_back(s);
-    if (code != kEmptyCode) e.piece = std::string(1, square_code_to_char(code));
-    out.push_back(std::move(e));
-  }
+  if (config_.report_square_changes && raw_[s] != code)
+    out.emplace_back(now, events::SquareChanged{s, code});
   raw_[s] = code;
   if (ended_) return;
   RecognizerEvents seen;
@@ -140,24 +125,22 @@ void GameTracker::flag(Millis now, Color side, GameEvents& out) {
   advance(now, out);
   if (ended_ || flag_down(side)) return;
   flag_period_[side] = clock_.period(side);
-  GameEvent e = flag_event(now, side);
+  events::FlagFell e = flag_fell(side);
   e.first = !flag_down(~side);
-  out.push_back(e);
+  out.emplace_back(now, std::move(e), irregularity_visibility(), std::vector<std::string>{"6.8"});
   apply(now, arbiter_->on_flag(*this, side, now), out);
 }
 
-GameEvent GameTracker::flag_event(Millis now, Color side) const {
-  GameEvent e = event(GameEventKind::kFlagFell, now);
-  e.visibility = irregularity_visibility();
+events::FlagFell GameTracker::flag_fell(Color side) const {
+  events::FlagFell e;
   e.side = side;
   e.period = clock_.period(side);
   e.moves_completed = moves_completed_[side];
-  e.articles = {"6.8"};
   return e;
 }
 
 void GameTracker::published(const GameEvent& event, std::uint64_t seq) {
-  if (event.proposal != 0) arbiter_->on_published(event.proposal, seq);
+  if (const std::uint32_t proposal = event.proposal()) arbiter_->on_published(proposal, seq);
 }
 
 void GameTracker::both_flags(Millis now, GameEvents& out) {
@@ -167,11 +150,11 @@ void GameTracker::both_flags(Millis now, GameEvents& out) {
   for (Color side : {kWhite, kBlack}) {
     if (flag_down(side)) continue;
     flag_period_[side] = clock_.period(side);
-    GameEvent e = flag_event(now, side);
+    events::FlagFell e = flag_fell(side);
     e.first = false;  // the order is not known
     e.description = "both flags down, which fell first is unknown";
-    e.articles = {"6.8", "III.3.1"};
-    out.push_back(e);
+    out.emplace_back(now, std::move(e), irregularity_visibility(),
+                     std::vector<std::string>{"6.8", "III.3.1"});
   }
   apply(now, arbiter_->on_both_flags(*this, now), out);
 }
@@ -183,7 +166,7 @@ void GameTracker::operator_action(Millis now, const OperatorAction& action, Game
   apply(now, arbiter_->on_operator(*this, action, now), out);
 }
 
-void GameTracker::propose_result(Millis now, const std::string& result, TerminationKind termination,
+void GameTracker::propose_result(Millis now, GameResult result, TerminationKind termination,
                                  const std::string& description, GameEvents& out) {
   ensure_started(now, out);
   if (ended_) return;
@@ -264,20 +247,20 @@ void GameTracker::begin_new_game() {
   shown_seconds_ = {-1, -1};
   started_ = false;
   ended_ = false;
-  result_ = "*";
+  result_ = GameResult::kUnfinished;
   arbiter_->on_new_game();
 }
 
 void GameTracker::clock_update(Millis now, GameEvents& out) {
-  GameEvent e = event(GameEventKind::kClock, now);
-  e.white_ms = ms(clock_.remaining(kWhite, now));
-  e.black_ms = ms(clock_.remaining(kBlack, now));
+  events::ClockShown e;
+  e.white_remaining = clock_.remaining(kWhite, now);
+  e.black_remaining = clock_.remaining(kBlack, now);
   e.running = presence_ == ClockPresence::kNone ? std::nullopt : clock_.running();
   e.paused = clock_.paused();
   e.white_period = clock_.period(kWhite);
   e.black_period = clock_.period(kBlack);
-  shown_seconds_ = {whole_seconds(Millis(e.white_ms)), whole_seconds(Millis(e.black_ms))};
-  out.push_back(std::move(e));
+  shown_seconds_ = {whole_seconds(e.white_remaining), whole_seconds(e.black_remaining)};
+  out.emplace_back(now, std::move(e));
 }
 
 }  // namespace eboard::engine

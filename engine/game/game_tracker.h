@@ -64,8 +64,8 @@ enum class MoveSource : std::uint8_t { kPlayers, kRecovered };
 struct CompletedMove {
   Move move;
   Color side;
-  std::int64_t at_ms;
-  std::int64_t remaining_ms;  // the mover's clock right after completion
+  Millis at;
+  Millis remaining;  // the mover's clock right after completion
 };
 
 class GameTracker {
@@ -88,7 +88,7 @@ class GameTracker {
   void published(const GameEvent& event, std::uint64_t seq);
   // A result the arbiter is to confirm, opened again from a journal (daemon/core/
   // recovery.h): the proposed gameEnded as the board's result pieces made it.
-  void propose_result(Millis now, const std::string& result, TerminationKind termination,
+  void propose_result(Millis now, GameResult result, TerminationKind termination,
                       const std::string& description, GameEvents& out);
   // The operator names the piece a pawn becomes where the board cannot sense it
   // (occupancy-only boards, docs/protocols.md §10; docs/interfaces.md §3 `promote`): the promotion
@@ -113,8 +113,8 @@ class GameTracker {
   // pause a resumed journal had) and recovery (the position and the moves found on the
   // board) act on the game directly. The Arbiter does not call these: it returns its
   // decisions (arbiter_decision.h) and the tracker applies them.
-  void end_game(Millis now, const std::string& result, TerminationKind termination,
-                Finality finality, const std::string& description, GameEvents& out);
+  void end_game(Millis now, GameResult result, TerminationKind termination, Finality finality,
+                const std::string& description, GameEvents& out);
   // Sets the committed position and emits positionChanged.
   void replace_committed(Millis now, const Position& pos, const std::string& description,
                          GameEvents& out);
@@ -127,7 +127,7 @@ class GameTracker {
   // --- queries ---------------------------------------------------------------------
   bool started() const { return started_; }
   bool ended() const { return ended_; }
-  const std::string& result() const { return result_; }
+  GameResult result() const { return result_; }
   const Position& committed() const { return recognizer_.committed(); }
   const MoveRecognizer& recognizer() const { return recognizer_; }
   const ClockModel& clock() const { return clock_; }
@@ -160,8 +160,7 @@ class GameTracker {
   void apply(Millis now, const HoldClock& d, GameEvents& out);
   // The arbiter's view of what a sensor change caused: out[first..].
   void board_changed(Millis now, std::size_t first, GameEvents& out);
-  GameEvent event(GameEventKind kind, Millis at) const;
-  GameEvent flag_event(Millis now, Color side) const;  // flagFell, `first` left to the caller
+  events::FlagFell flag_fell(Color side) const;  // `first` left to the caller
 
   TrackerConfig config_;
   Arbiter default_arbiter_;
@@ -180,7 +179,7 @@ class GameTracker {
   std::array<SquareCode, kSquareCount> raw_{};         // the board's last report, for --raw
   bool started_ = false;
   bool ended_ = false;
-  std::string result_ = "*";
+  GameResult result_ = GameResult::kUnfinished;
   std::optional<Position> next_start_;  // set by AnnulGame: a new game follows
   ClockPresence presence_ = ClockPresence::kConnected;
   bool arbiter_paused_ = false;  // 6.11 pause_clock, kept apart from a missing clock

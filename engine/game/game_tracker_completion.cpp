@@ -5,12 +5,6 @@
 #include "engine/game/game_tracker.h"
 
 namespace eboard::engine {
-namespace {
-
-std::int64_t ms(Millis t) { return t.count(); }
-
-}  // namespace
-
 void GameTracker::lever(Millis now, Color side, GameEvents& out) {
   ensure_started(now, out);
   advance(now, out);
@@ -42,35 +36,31 @@ void GameTracker::complete_move(Millis now, const PressVerdict& verdict, Complet
   const Position& before = committed();
   const Color side = before.side_to_move();
   const Move m = verdict.move;
-  GameEvent e = event(GameEventKind::kMoveCompleted, now);
+  events::MoveCompleted e;
   e.side = side;
   e.move = m;
   e.san = to_san(before, m);
   e.completion = how;
-  e.first_seen_ms = ms(verdict.provenance.first_seen);
-  e.slid_through = verdict.provenance.slid_through;
-  e.taken_back = verdict.provenance.taken_back;
-  e.piece_missing = verdict.provenance.piece_missing;
+  const Provenance& p = verdict.provenance;
+  e.sighting = {p.first_seen, p.slid_through, p.taken_back, p.piece_missing};
   // Completed on a board without a clock: no article of the Laws says when (docs/clockless.md).
+  std::vector<std::string> articles;
   if (how != CompletionKind::kOpponentBegan && how != CompletionKind::kSettled)
-    e.articles = {how == CompletionKind::kGameEnd    ? "6.2.1.1"
-                  : how == CompletionKind::kNextMove ? "6.2.1.2"
-                                                     : "6.2.1"};
+    articles = {how == CompletionKind::kGameEnd    ? "6.2.1.1"
+                : how == CompletionKind::kNextMove ? "6.2.1.2"
+                                                   : "6.2.1"};
   GameEvents touch;
   const Square rook_square = make_square(file_of(m.to()) == 6 ? 7 : 0, rank_of(m.from()));
-  if (verdict.provenance.rook_first || verdict.provenance.released_other) {
-    GameEvent t = event(GameEventKind::kTouchMoveViolation, now);
-    t.visibility = EventVisibility::kArbiter;
+  if (p.rook_first || p.released_other) {
+    events::TouchMoveViolation t;
     t.side = side;
     t.move = m;
-    t.articles = {verdict.provenance.rook_first ? "4.4.2" : "4.7"};
-    t.squares.push_back(verdict.provenance.rook_first ? rook_square
-                                                      : verdict.provenance.released_other.from());
-    t.description = verdict.provenance.rook_first
-                        ? "castled with the rook moved first"
-                        : "released move " + to_uci(verdict.provenance.released_other) +
-                              " changed to " + to_uci(m) + " before the press";
-    touch.push_back(std::move(t));
+    t.square = p.rook_first ? rook_square : p.released_other.from();
+    t.description = p.rook_first ? "castled with the rook moved first"
+                                 : "released move " + to_uci(p.released_other) + " changed to " +
+                                       to_uci(m) + " before the press";
+    touch.emplace_back(now, std::move(t), EventVisibility::kArbiter,
+                       std::vector<std::string>{p.rook_first ? "4.4.2" : "4.7"});
   }
   // However the press or the board completed it, a move recovery showed is reported as found.
   if (move_source_ == MoveSource::kRecovered) e.completion = CompletionKind::kRecovered;
@@ -86,15 +76,15 @@ void GameTracker::complete_move(Millis now, const PressVerdict& verdict, Complet
     ce = clock_.stop(now);
   else if (how == CompletionKind::kClockPress && !verdict.pressed_earlier)
     ce = clock_.press(side, now, moves_completed_[side]);
-  e.white_ms = ms(clock_.remaining(kWhite, now));
-  e.black_ms = ms(clock_.remaining(kBlack, now));
-  moves_.push_back({m, side, ms(now), side == kWhite ? e.white_ms : e.black_ms});
-  out.push_back(e);
+  e.white_remaining = clock_.remaining(kWhite, now);
+  e.black_remaining = clock_.remaining(kBlack, now);
+  moves_.push_back({m, side, now, side == kWhite ? e.white_remaining : e.black_remaining});
+  out.emplace_back(now, e, EventVisibility::kPublic, std::move(articles));
   for (GameEvent& t : touch) out.push_back(std::move(t));
   clock_events(ce, out);
   if (verdict.game_end != GameEndKind::kNone) {
     const bool mate = verdict.game_end == GameEndKind::kCheckmate;
-    end_game(now, mate ? (side == kWhite ? "1-0" : "0-1") : "1/2-1/2",
+    end_game(now, mate ? win_for(side) : GameResult::kDraw,
              mate ? TerminationKind::kCheckmate : TerminationKind::kStalemate, Finality::kFinal,
              mate ? "checkmate" : "stalemate", out);
     return;
@@ -106,8 +96,7 @@ void GameTracker::complete_move(Millis now, const PressVerdict& verdict, Complet
 
 void GameTracker::complete_illegal(Millis now, Color side, const IllegalAnalysis& a,
                                    GameEvents& out) {
-  GameEvent e = event(GameEventKind::kIllegalMoveCompleted, now);
-  e.visibility = irregularity_visibility();
+  events::IllegalMoveCompleted e;
   e.side = side;
   e.reason = a.reason;
   e.description = a.description;
@@ -116,29 +105,26 @@ void GameTracker::complete_illegal(Millis now, Color side, const IllegalAnalysis
     e.from = a.from;
     e.to = a.to;
   }
-  e.articles = {a.reason == IllegalReason::kPromotionIncomplete ? "7.5.2" : "7.5.1"};
-  out.push_back(e);
+  out.emplace_back(now, e, irregularity_visibility(),
+                   std::vector<std::string>{
+                       a.reason == IllegalReason::kPromotionIncomplete ? "7.5.2" : "7.5.1"});
   clock_events(clock_.press(side, now, moves_completed_[side]), out);
   clock_update(now, out);
   apply(now, arbiter_->on_illegal_completed(*this, e, now), out);
 }
 
 void GameTracker::press_without_move(Millis now, Color side, GameEvents& out) {
-  GameEvent e = event(GameEventKind::kClockPressWithoutMove, now);
-  e.visibility = irregularity_visibility();
-  e.side = side;
-  e.classification = arbiter_->classify_press_without_move(*this, side);
-  e.articles = {"7.5.3"};
-  out.push_back(e);
-  if (e.classification == PressClass::kIllegal) {
-    GameEvent i = event(GameEventKind::kIllegalMoveCompleted, now);
-    i.visibility = e.visibility;
+  const PressClass classification = arbiter_->classify_press_without_move(*this, side);
+  const EventVisibility visibility = irregularity_visibility();
+  out.emplace_back(now, events::ClockPressWithoutMove{side, classification}, visibility,
+                   std::vector<std::string>{"7.5.3"});
+  if (classification == PressClass::kIllegal) {
+    events::IllegalMoveCompleted i;
     i.side = side;
     i.reason = IllegalReason::kPressWithoutMove;
     i.description = "clock pressed without a move";
     i.count = ++illegal_counts_[side] + arbiter_->unseen_illegal_acts(*this, side);
-    i.articles = {"7.5.3"};
-    out.push_back(i);
+    out.emplace_back(now, i, visibility, std::vector<std::string>{"7.5.3"});
     clock_events(clock_.press(side, now, moves_completed_[side]), out);
     clock_update(now, out);
     apply(now, arbiter_->on_illegal_completed(*this, i, now), out);

@@ -17,15 +17,8 @@ void GameTracker::apply(Millis, const ArbiterReport& d, GameEvents& out) { out.p
 
 void GameTracker::apply(Millis now, const EndGame& d, GameEvents& out) {
   const bool proposed = d.finality == Finality::kProposed;
-  GameEvent e = event(GameEventKind::kGameEnded, now);
-  e.result = d.result;
-  e.termination = d.termination;
-  e.proposed = proposed;
-  e.description = d.description;
-  e.unwinnability = d.unwinnability;
-  e.proposal = d.proposal;
-  e.proposal_seq = d.proposal_seq;
-  out.push_back(std::move(e));
+  out.emplace_back(now, events::GameEnded{d.result, d.termination, d.finality, d.description,
+                                          d.unwinnability, d.proposal, d.proposal_seq});
   if (proposed) return;
   ended_ = true;
   result_ = d.result;
@@ -36,7 +29,10 @@ void GameTracker::apply(Millis now, const EndGame& d, GameEvents& out) {
 // The new game starts (gameStarted, clocks from the time control, a fresh arbiter state)
 // at the next input: ensure_started.
 void GameTracker::apply(Millis now, const AnnulGame& d, GameEvents& out) {
-  apply(now, EndGame{"*", TerminationKind::kArbiter, Finality::kFinal, d.description}, out);
+  apply(
+      now,
+      EndGame{GameResult::kUnfinished, TerminationKind::kArbiter, Finality::kFinal, d.description},
+      out);
   next_start_ = d.next_start;
 }
 
@@ -62,17 +58,14 @@ void GameTracker::apply(Millis now, const HoldClock& d, GameEvents& out) {
   pause_clock(now, d.hold, out);
 }
 
-void GameTracker::end_game(Millis now, const std::string& result, TerminationKind termination,
+void GameTracker::end_game(Millis now, GameResult result, TerminationKind termination,
                            Finality finality, const std::string& description, GameEvents& out) {
   apply(now, EndGame{result, termination, finality, description}, out);
 }
 
 void GameTracker::replace_committed(Millis now, const Position& pos, const std::string& description,
                                     GameEvents& out) {
-  GameEvent e = event(GameEventKind::kPositionChanged, now);
-  e.position = snapshot_of(pos);
-  e.description = description;
-  out.push_back(std::move(e));
+  out.emplace_back(now, events::PositionChanged{snapshot_of(pos), description});
   RecognizerEvents seen;
   recognizer_.replace_committed(pos, now, seen);
   translate(seen, out);

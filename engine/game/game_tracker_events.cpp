@@ -6,6 +6,20 @@
 namespace eboard::engine {
 namespace {
 
+events::MoveSighting sighting_of(const Provenance& p) {
+  return {p.first_seen, p.slid_through, p.taken_back, p.piece_missing};
+}
+
+GameResult gesture_game_result(GestureResult gesture) {
+  switch (gesture) {
+    case GestureResult::kWhiteWins: return GameResult::kWhiteWins;
+    case GestureResult::kBlackWins: return GameResult::kBlackWins;
+    case GestureResult::kDraw: return GameResult::kDraw;
+    case GestureResult::kNone: break;
+  }
+  return GameResult::kUnfinished;
+}
+
 CompletionKind completion_kind(UnpressedCompletion why) {
   switch (why) {
     case UnpressedCompletion::kNextMove: return CompletionKind::kNextMove;
@@ -24,67 +38,57 @@ void GameTracker::translate(const RecognizerEvents& in, GameEvents& out) {
     if (ended_) break;
     switch (r.kind) {
       case RecognizerEvent::Kind::kTentative: {
-        GameEvent e = event(GameEventKind::kMoveTentative, r.at);
-        e.side = r.side;
-        e.move = r.move;
+        events::MoveTentative t;
+        t.side = r.side;
+        t.move = r.move;
         Position base = committed();
         for (int i = 0; i < r.ply; ++i) base.make(r.path[i]);
-        e.san = to_san(base, r.move);
+        t.san = to_san(base, r.move);
         base.make(r.move);
-        e.position = snapshot_of(base);
-        e.first_seen_ms = r.provenance.first_seen.count();
-        e.slid_through = r.provenance.slid_through;
-        e.taken_back = r.provenance.taken_back;
-        e.piece_missing = r.provenance.piece_missing;
-        out.push_back(std::move(e));
+        t.position = snapshot_of(base);
+        t.sighting = sighting_of(r.provenance);
+        out.emplace_back(r.at, std::move(t));
         break;
       }
       case RecognizerEvent::Kind::kWithdrawn: {
-        GameEvent e = event(GameEventKind::kMoveWithdrawn, r.at);
-        e.side = r.side;
-        e.move = r.move;
-        out.push_back(std::move(e));
+        out.emplace_back(r.at, events::MoveWithdrawn{r.side, r.move});
         break;
       }
       case RecognizerEvent::Kind::kIllegalPending: {
-        GameEvent e = event(GameEventKind::kIllegalMovePending, r.at);
-        e.visibility = irregularity_visibility();
-        e.side = r.illegal.side;
-        e.reason = r.illegal.reason;
-        e.description = r.illegal.description;
+        events::IllegalMovePending p;
+        p.side = r.illegal.side;
+        p.reason = r.illegal.reason;
+        p.description = r.illegal.description;
         if (r.illegal.from != kNoSquare) {
-          e.from = r.illegal.from;
-          e.to = r.illegal.to;
+          p.from = r.illegal.from;
+          p.to = r.illegal.to;
         }
-        e.squares = squares_of(r.illegal.differing);
-        e.articles = {"7.5.1"};
-        out.push_back(std::move(e));
+        p.squares = squares_of(r.illegal.differing);
+        out.emplace_back(r.at, std::move(p), irregularity_visibility(),
+                         std::vector<std::string>{"7.5.1"});
         break;
       }
       case RecognizerEvent::Kind::kIllegalCorrected: {
-        GameEvent e = event(GameEventKind::kIllegalMoveCorrected, r.at);
-        e.visibility = EventVisibility::kArbiter;
-        e.side = r.side;
-        e.articles = {"4.3", "4.7"};
-        out.push_back(std::move(e));
+        out.emplace_back(r.at, events::IllegalMoveCorrected{r.side}, EventVisibility::kArbiter,
+                         std::vector<std::string>{"4.3", "4.7"});
         break;
       }
       case RecognizerEvent::Kind::kRestoreRequested: {
-        GameEvent e = event(GameEventKind::kRestoreRequested, r.at);
-        e.position = snapshot_of(committed());
-        e.squares = squares_of(r.illegal.differing);
-        e.description = "board disarranged: set it back to the position";
-        e.articles = {"7.4"};
-        out.push_back(std::move(e));
+        out.emplace_back(
+            r.at,
+            events::RestoreRequested{snapshot_of(committed()), squares_of(r.illegal.differing),
+                                     "board disarranged: set it back to the position"},
+            EventVisibility::kPublic, std::vector<std::string>{"7.4"});
         break;
       }
       case RecognizerEvent::Kind::kResultGesture: {
         const bool accept = config_.rules.accept_result_gestures;
-        const std::string result = gesture_result_text(r.gesture);
+        const GameResult result = gesture_game_result(r.gesture);
         const TerminationKind termination = r.gesture == GestureResult::kDraw
                                                 ? TerminationKind::kAgreement
                                                 : TerminationKind::kResignation;
-        const std::string description = "result gesture on the board: " + result;
+        const std::string description =
+            "result gesture on the board: " + std::string(result_text(result));
         // Proposed, the arbiter keeps it as a decision its ruling names (docs/rules.md §0).
         if (accept) {
           end_game(r.at, result, termination, Finality::kFinal, description, out);
@@ -115,13 +119,12 @@ void GameTracker::translate(const RecognizerEvents& in, GameEvents& out) {
         complete_illegal(r.at, r.side, r.illegal, out);
         break;
       case RecognizerEvent::Kind::kOrientation: {
-        GameEvent e = event(GameEventKind::kSetupIrregular, r.at);
-        e.visibility = EventVisibility::kArbiter;
-        e.setup_kind = SetupIrregularKind::kBoardRotated;
-        e.description = r.rotated ? "board turned round: squares are mapped (docs/protocols.md 1.6)"
+        events::SetupIrregular s;
+        s.kind = SetupIrregularKind::kBoardRotated;
+        s.description = r.rotated ? "board turned round: squares are mapped (docs/protocols.md 1.6)"
                                   : "board back in its normal orientation";
-        e.articles = {"7.2.2"};
-        out.push_back(std::move(e));
+        out.emplace_back(r.at, std::move(s), EventVisibility::kArbiter,
+                         std::vector<std::string>{"7.2.2"});
         break;
       }
     }
@@ -133,41 +136,26 @@ void GameTracker::clock_events(const std::vector<ClockEvent>& in, GameEvents& ou
     if (const auto* f = std::get_if<FlagFall>(&ce)) {
       if (!f->decisive || flag_period_[f->side] == f->period) continue;
       flag_period_[f->side] = f->period;
-      GameEvent e = event(GameEventKind::kFlagFell, f->at);
-      e.visibility = irregularity_visibility();
-      e.side = f->side;
-      e.period = f->period;
-      e.moves_completed = f->moves_completed;
-      e.first = f->first;
-      e.articles = {"6.9"};
-      out.push_back(e);
+      events::FlagFell flag;
+      flag.side = f->side;
+      flag.period = f->period;
+      flag.moves_completed = f->moves_completed;
+      flag.first = f->first;
+      out.emplace_back(f->at, std::move(flag), irregularity_visibility(),
+                       std::vector<std::string>{"6.9"});
       apply(f->at, arbiter_->on_flag(*this, f->side, f->at), out);
     } else if (const auto* i = std::get_if<IncrementCredited>(&ce)) {
-      GameEvent e = event(GameEventKind::kIncrementCredited, i->at);
-      e.side = i->side;
-      e.amount_ms = i->amount.count();
-      out.push_back(std::move(e));
+      out.emplace_back(i->at, events::IncrementCredited{i->side, i->amount});
     } else if (const auto* p = std::get_if<PeriodStarted>(&ce)) {
-      GameEvent e = event(GameEventKind::kPeriodStarted, p->at);
-      e.side = p->side;
-      e.period = p->period;
-      e.amount_ms = p->added.count();
-      out.push_back(std::move(e));
+      out.emplace_back(p->at, events::PeriodStarted{p->side, p->period, p->added});
     } else if (const auto* t = std::get_if<TimeControlMissed>(&ce)) {
-      GameEvent e = event(GameEventKind::kTimeControlMissed, t->at);
-      e.visibility = irregularity_visibility();
-      e.side = t->side;
-      e.period = t->period;
-      e.moves_completed = t->moves_completed;
-      e.moves_required = t->moves_required;
-      out.push_back(std::move(e));
+      out.emplace_back(
+          t->at,
+          events::TimeControlMissed{t->side, t->period, t->moves_completed, t->moves_required},
+          irregularity_visibility());
     } else if (const auto* m = std::get_if<ClockMismatch>(&ce)) {
-      GameEvent e = event(GameEventKind::kClockMismatch, m->at);
-      e.visibility = EventVisibility::kArbiter;
-      e.clock_field = m->field;
-      e.clock_value = m->clock_value;
-      e.model_value = m->model_value;
-      out.push_back(std::move(e));
+      out.emplace_back(m->at, events::ClockMismatch{m->field, m->clock_value, m->model_value},
+                       EventVisibility::kArbiter);
     }
     // DelayWindow, DelayEnded and PressIgnored change nothing a consumer shows.
   }

@@ -2,6 +2,7 @@
 
 #include "engine/board/fen.h"
 #include "engine/board/notation.h"
+#include "util/overloaded.h"
 
 namespace eboard::engine {
 namespace {
@@ -161,32 +162,37 @@ bool PgnRecorder::set_record_tag(std::size_t record, const std::string& name,
   return record < records_.size() && set_in(records_[record].game.tags, name, value);
 }
 
-bool PgnRecorder::apply(const GameEvent& e) {
-  if (e.visibility != EventVisibility::kPublic) return false;
-  const Color side = e.side.value_or(kWhite);
-  switch (e.kind) {
-    case GameEventKind::kGameStarted: {
-      const Position start = position_of(e.position);
-      begin(e.tags, e.time_control, &start);
-      return true;
-    }
-    case GameEventKind::kMoveCompleted: {
-      const Position after = position_of(e.position);
-      return play(e.move, &after,
-                  std::chrono::milliseconds(side == kBlack ? e.black_ms : e.white_ms));
-    }
-    case GameEventKind::kIllegalMoveCompleted: illegal_completed(side, e.from, e.to); return false;
-    case GameEventKind::kIllegalMoveStood: {
-      const Position after = position_of(e.position);
-      return stood(side, &after);
-    }
-    case GameEventKind::kPositionChanged: {
-      const Position to = position_of(e.position);
-      return changed(&to, e.description);
-    }
-    case GameEventKind::kGameEnded: return !e.proposed && result(e.result);
-    default: return false;
-  }
+bool PgnRecorder::apply(const GameEvent& event) {
+  if (event.visibility != EventVisibility::kPublic) return false;
+  return std::visit(Overloaded{
+                        [&](const events::GameStarted& e) {
+                          const Position start = position_of(e.position);
+                          begin(e.tags, format_time_control(e.time_control), &start);
+                          return true;
+                        },
+                        [&](const events::MoveCompleted& e) {
+                          const Position after = position_of(e.position);
+                          return play(e.move, &after,
+                                      e.side == kBlack ? e.black_remaining : e.white_remaining);
+                        },
+                        [&](const events::IllegalMoveCompleted& e) {
+                          illegal_completed(e.side, e.from, e.to);
+                          return false;
+                        },
+                        [&](const events::IllegalMoveStood& e) {
+                          const Position after = position_of(e.position);
+                          return stood(e.side, &after);
+                        },
+                        [&](const events::PositionChanged& e) {
+                          const Position to = position_of(e.position);
+                          return changed(&to, e.description);
+                        },
+                        [&](const events::GameEnded& e) {
+                          return e.finality == Finality::kFinal && result(e.result);
+                        },
+                        [](const auto&) { return false; },
+                    },
+                    event.body);
 }
 
 std::string PgnRecorder::text() const {

@@ -45,6 +45,7 @@ class PgnRecorder {
   bool position_changed(const std::string& fen, const std::string& description);
   // A final result (a proposed one is not: gameEnded with proposed=false).
   bool result(const std::string& result);
+  bool result(GameResult result) { return this->result(std::string(result_text(result))); }
 
   // Sets a tag of the game (every record), replacing one of the same name; false when it
   // already had that value. For tags that follow the game, e.g. WhiteClock/BlackClock.

@@ -31,23 +31,23 @@ void check(const GameTracker& t, const GameEvents& events, Input input, Color pr
            std::array<int, 2>& press_credit) {
   bool press_completed = false;
   for (const GameEvent& e : events) {
-    if (e.kind == GameEventKind::kClockPressWithoutMove ||
-        e.kind == GameEventKind::kIllegalMoveCompleted)
+    if (e.is<events::ClockPressWithoutMove>() || e.is<events::IllegalMoveCompleted>())
       press_completed = true;
-    if (e.kind != GameEventKind::kMoveCompleted) continue;
-    switch (e.completion) {
+    const auto* m = e.get<events::MoveCompleted>();
+    if (!m) continue;
+    switch (m->completion) {
       case CompletionKind::kGameEnd: break;
       case CompletionKind::kNextMove:
         if (input != Input::kSquare) std::abort();
         if (!t.ended() &&
-            (t.recognizer().pending_count() < 2 || t.committed().side_to_move() == e.side))
+            (t.recognizer().pending_count() < 2 || t.committed().side_to_move() == m->side))
           std::abort();
         break;
       case CompletionKind::kClockPress:
-        if (input == Input::kPress && e.side == pressed_side && !press_completed) {
+        if (input == Input::kPress && m->side == pressed_side && !press_completed) {
           press_completed = true;
-        } else if (press_credit[int(e.side.value_or(kWhite))] > 0) {
-          --press_credit[int(e.side.value_or(kWhite))];
+        } else if (press_credit[int(m->side)] > 0) {
+          --press_credit[int(m->side)];
         } else {
           std::abort();
         }

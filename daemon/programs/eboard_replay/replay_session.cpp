@@ -117,7 +117,7 @@ std::optional<std::string> ReplaySession::feed(const script::Statement& statemen
 void ReplaySession::number(const engine::GameEvents& out, std::size_t first) {
   for (std::size_t i = first; i < out.size(); ++i) {
     ++last_seq_;
-    if (out[i].proposal != 0) tracker_->published(out[i], last_seq_);
+    if (out[i].proposal() != 0) tracker_->published(out[i], last_seq_);
   }
   for (engine::Withdrawal& w : arbiter_.proposals().take_withdrawals()) {
     if (w.seq == 0) continue;  // never published: nobody was told of it

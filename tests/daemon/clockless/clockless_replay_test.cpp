@@ -67,9 +67,9 @@ void replay_all(const std::vector<CorpusGame>& games, const std::vector<std::uin
       const std::string failure = corpus::replay_exact(
           g.game, without_clock_lines(script), options, run.totals,
           [&](const engine::GameEvent& e) {
-            run.latency.clockless.push_back(long(e.at_ms) - plies.made[ply]);
+            run.latency.clockless.push_back(long(e.at.count()) - plies.made[ply]);
             run.latency.pressed.push_back(plies.pressed[ply] - plies.made[ply]);
-            ++run.latency.by_rule[e.completion];
+            ++run.latency.by_rule[e.get<engine::events::MoveCompleted>()->completion];
             ++ply;
           });
       if (!failure.empty())
@@ -118,18 +118,18 @@ TEST(ClocklessReplay, AnIllegalMoveCompletedWithoutAClockGetsTheRuleSetsHandling
   }
   session.finish(events);
   std::vector<engine::GameEventKind> kinds;
-  for (const auto& e : events) kinds.push_back(e.kind);
+  for (const auto& e : events) kinds.push_back(e.kind());
   const auto has = [&](engine::GameEventKind k) {
     return std::find(kinds.begin(), kinds.end(), k) != kinds.end();
   };
   ASSERT_TRUE(has(engine::GameEventKind::kIllegalMoveCompleted));
   EXPECT_TRUE(has(engine::GameEventKind::kPenalty));
   for (const auto& e : events) {
-    if (e.kind == engine::GameEventKind::kIllegalMoveCompleted) {
-      EXPECT_EQ(e.at_ms, 4100);
+    if (e.is<engine::events::IllegalMoveCompleted>()) {
+      EXPECT_EQ(e.at, engine::Millis(4100));
     }
     // The lever line is dropped: no clock reaches a board without one.
-    EXPECT_NE(e.kind, engine::GameEventKind::kClockPressWithoutMove);
+    EXPECT_FALSE(e.is<engine::events::ClockPressWithoutMove>());
   }
 }
 

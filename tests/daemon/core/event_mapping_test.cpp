@@ -6,6 +6,8 @@
 #include <google/protobuf/descriptor.h>
 #include <gtest/gtest.h>
 
+#include <utility>
+
 #include "engine/board/fen.h"
 #include "engine/board/notation.h"
 
@@ -13,8 +15,10 @@ namespace eboard::daemon {
 namespace {
 
 namespace v1 = eboard::v1;
+namespace ev = engine::events;
 using engine::GameEvent;
 using engine::GameEventKind;
+using engine::Millis;
 
 constexpr int kKindCount = int(GameEventKind::kDrawClaimable) + 1;
 
@@ -23,10 +27,16 @@ const google::protobuf::FieldDescriptor* kind_field(const v1::Event& event) {
   return event.GetReflection()->GetOneofFieldDescriptor(event, oneof);
 }
 
-GameEvent event_of(GameEventKind kind) {
+template <std::size_t... I>
+GameEvent default_of(GameEventKind kind, std::index_sequence<I...>) {
   GameEvent e;
-  e.kind = kind;
+  ((std::size_t(kind) == I ? (e.body.emplace<I>(), 0) : 0), ...);
   return e;
+}
+
+// An event of `kind` whose body has every field at its default.
+GameEvent event_of(GameEventKind kind) {
+  return default_of(kind, std::make_index_sequence<std::variant_size_v<engine::GameEventBody>>());
 }
 
 engine::Position start_position() {
@@ -36,7 +46,9 @@ engine::Position start_position() {
 TEST(EventMapping, EveryKindFillsTheOneofCaseOfItsName) {
   for (int k = 0; k < kKindCount; ++k) {
     const auto kind = GameEventKind(k);
-    const v1::Event out = to_proto(event_of(kind), EventEnvelope{"b1", 7, 1, "fide"});
+    const GameEvent e = event_of(kind);
+    ASSERT_EQ(e.kind(), kind);
+    const v1::Event out = to_proto(e, EventEnvelope{"b1", 7, 1, "fide"});
     const auto* field = kind_field(out);
     ASSERT_NE(field, nullptr) << engine::game_event_kind_name(kind) << " sets no kind";
     EXPECT_EQ(field->json_name(), engine::game_event_kind_name(kind));
@@ -44,10 +56,8 @@ TEST(EventMapping, EveryKindFillsTheOneofCaseOfItsName) {
 }
 
 TEST(EventMapping, TheEnvelopeIsThePublishers) {
-  GameEvent e = event_of(GameEventKind::kClock);
-  e.at_ms = 61'250;
-  e.visibility = engine::EventVisibility::kArbiter;
-  e.articles = {"6.9", "A.4"};
+  const GameEvent e(Millis(61'250), ev::ClockShown{}, engine::EventVisibility::kArbiter,
+                    {"6.9", "A.4"});
   const v1::Event out = to_proto(e, EventEnvelope{"hall-3", 42, 2, "fide-rapid"});
   EXPECT_EQ(out.board_id(), "hall-3");
   EXPECT_EQ(out.seq(), 42u);
@@ -65,16 +75,18 @@ TEST(EventMapping, AMoveCarriesItsUciFenClocksAndHowItCompleted) {
   const engine::Move move = engine::parse_uci(before, "e2e4").value();
   after.make(move);
 
-  GameEvent e = event_of(GameEventKind::kMoveCompleted);
+  ev::MoveCompleted e;
   e.side = engine::kWhite;
   e.move = move;
   e.san = "e4";
   e.ply = 1;
   e.position = engine::snapshot_of(after);
-  e.white_ms = 5'400'000;
-  e.black_ms = 5'399'000;
+  e.white_remaining = Millis(5'400'000);
+  e.black_remaining = Millis(5'399'000);
   e.completion = engine::CompletionKind::kRecovered;
-  const v1::MoveCompleted m = to_proto(e, EventEnvelope{}).move_completed();
+  e.sighting.first_seen = Millis(4'250);
+  e.sighting.taken_back = true;
+  const v1::MoveCompleted m = to_proto(GameEvent(Millis(0), e), EventEnvelope{}).move_completed();
   EXPECT_EQ(m.uci(), "e2e4");
   EXPECT_EQ(m.san(), "e4");
   EXPECT_EQ(m.ply(), 1u);
@@ -84,19 +96,23 @@ TEST(EventMapping, AMoveCarriesItsUciFenClocksAndHowItCompleted) {
   EXPECT_EQ(m.black_ms(), 5'399'000);
   EXPECT_EQ(m.completion(), v1::COMPLETION_RECOVERED);
   EXPECT_TRUE(m.recovered());
+  EXPECT_EQ(m.first_seen_ms(), 4'250);
+  EXPECT_TRUE(m.taken_back());
+  EXPECT_FALSE(m.slid_through());
 
   e.completion = engine::CompletionKind::kClockPress;
-  EXPECT_FALSE(to_proto(e, EventEnvelope{}).move_completed().recovered());
+  EXPECT_FALSE(to_proto(GameEvent(Millis(0), e), EventEnvelope{}).move_completed().recovered());
 }
 
 TEST(EventMapping, AnIllegalMoveNamesItsSquaresOrNone) {
-  GameEvent e = event_of(GameEventKind::kIllegalMovePending);
+  ev::IllegalMovePending e;
   e.side = engine::kBlack;
   e.reason = engine::IllegalReason::kKingInCheck;
   e.from = engine::parse_square("e8");
   e.to = engine::parse_square("e7");
   e.squares = {engine::parse_square("e8"), engine::parse_square("e7")};
-  v1::IllegalMovePending m = to_proto(e, EventEnvelope{}).illegal_move_pending();
+  v1::IllegalMovePending m =
+      to_proto(GameEvent(Millis(0), e), EventEnvelope{}).illegal_move_pending();
   EXPECT_EQ(m.uci(), "e8e7");
   EXPECT_EQ(m.side(), v1::SIDE_BLACK);
   EXPECT_EQ(m.reason(), v1::REASON_KING_IN_CHECK);
@@ -107,15 +123,55 @@ TEST(EventMapping, AnIllegalMoveNamesItsSquaresOrNone) {
   // rather than a made-up one.
   e.from = engine::kNoSquare;
   e.to = engine::kNoSquare;
-  m = to_proto(e, EventEnvelope{}).illegal_move_pending();
+  m = to_proto(GameEvent(Millis(0), e), EventEnvelope{}).illegal_move_pending();
   EXPECT_EQ(m.uci(), "");
 }
 
+TEST(EventMapping, TheResultIsWrittenAsPgnWritesIt) {
+  const std::pair<engine::GameResult, const char*> pairs[] = {
+      {engine::GameResult::kWhiteWins, "1-0"},
+      {engine::GameResult::kBlackWins, "0-1"},
+      {engine::GameResult::kDraw, "1/2-1/2"},
+      {engine::GameResult::kUnfinished, "*"},
+  };
+  for (const auto& [result, text] : pairs) {
+    ev::GameEnded e;
+    e.result = result;
+    e.finality = engine::Finality::kProposed;
+    const v1::GameEnded m = to_proto(GameEvent(Millis(0), e), EventEnvelope{}).game_ended();
+    EXPECT_EQ(m.result(), text);
+    EXPECT_TRUE(m.proposed());
+    EXPECT_EQ(engine::parse_result(text), result);
+  }
+  EXPECT_EQ(engine::parse_result("1-1"), std::nullopt);
+  EXPECT_EQ(engine::parse_result(""), std::nullopt);
+}
+
+TEST(EventMapping, ASquareChangeNamesTheSquareAndWhatStandsOnIt) {
+  const auto piece_of = [](engine::SquareCode code) {
+    const GameEvent e(Millis(0), ev::SquareChanged{engine::parse_square("g7"), code});
+    const v1::SquareChanged m = to_proto(e, EventEnvelope{}).square_changed();
+    EXPECT_EQ(m.square(), "g7");
+    return m.piece();
+  };
+  EXPECT_EQ(piece_of(engine::kEmptyCode), "");
+  EXPECT_EQ(piece_of(engine::square_code_from_char('q')), "q");
+  EXPECT_EQ(piece_of(engine::kOccupiedCode), "?");
+}
+
+TEST(EventMapping, DurationsGoOutInMillisecondsAndPenaltiesInWholeSeconds) {
+  const GameEvent increment(Millis(0), ev::IncrementCredited{engine::kBlack, Millis(2'500)});
+  EXPECT_EQ(to_proto(increment, EventEnvelope{}).increment_credited().increment_ms(), 2'500);
+  ev::Penalty penalty;
+  penalty.amount = Millis(90'999);
+  EXPECT_EQ(to_proto(GameEvent(Millis(0), penalty), EventEnvelope{}).penalty().seconds(), 90);
+}
+
 TEST(EventMapping, NobodysClockRunningIsSideNone) {
-  GameEvent e = event_of(GameEventKind::kClock);
-  EXPECT_EQ(to_proto(e, EventEnvelope{}).clock().running(), v1::SIDE_NONE);
+  ev::ClockShown e;
+  EXPECT_EQ(to_proto(GameEvent(Millis(0), e), EventEnvelope{}).clock().running(), v1::SIDE_NONE);
   e.running = engine::kBlack;
-  EXPECT_EQ(to_proto(e, EventEnvelope{}).clock().running(), v1::SIDE_BLACK);
+  EXPECT_EQ(to_proto(GameEvent(Millis(0), e), EventEnvelope{}).clock().running(), v1::SIDE_BLACK);
 }
 
 // The mappings that add 1 to the engine's value rely on the two enums listing the same
@@ -147,9 +203,9 @@ TEST(EventMapping, TerminationsLineUpWithTheProto) {
   };
   EXPECT_EQ(std::size(pairs), std::size_t(proto_values_without_unspecified<v1::Termination>()));
   for (const auto& [engine_kind, wire] : pairs) {
-    GameEvent e = event_of(GameEventKind::kGameEnded);
+    ev::GameEnded e;
     e.termination = engine_kind;
-    EXPECT_EQ(to_proto(e, EventEnvelope{}).game_ended().termination(), wire)
+    EXPECT_EQ(to_proto(GameEvent(Millis(0), e), EventEnvelope{}).game_ended().termination(), wire)
         << v1::Termination_Name(wire);
   }
 }
@@ -168,53 +224,54 @@ TEST(EventMapping, ClaimAndPenaltyKindsLineUpWithTheProto) {
       {engine::ClaimKind::kAgreement, v1::CLAIM_KIND_AGREEMENT},
   };
   for (const auto& [engine_kind, wire] : claims) {
-    GameEvent e = event_of(GameEventKind::kClaimReceived);
-    e.claim_kind = engine_kind;
-    EXPECT_EQ(to_proto(e, EventEnvelope{}).claim_received().kind(), wire)
+    ev::ClaimReceived e;
+    e.kind = engine_kind;
+    EXPECT_EQ(to_proto(GameEvent(Millis(0), e), EventEnvelope{}).claim_received().kind(), wire)
         << v1::ClaimKind_Name(wire);
   }
 
   EXPECT_EQ(3, proto_values_without_unspecified<v1::PenaltyKind>());
-  GameEvent penalty = event_of(GameEventKind::kPenalty);
-  penalty.penalty_kind = engine::PenaltyKind::kTimeAdded;
-  penalty.amount_ms = 120'000;
+  ev::Penalty penalty;
+  penalty.kind = engine::PenaltyKind::kTimeAdded;
+  penalty.amount = Millis(120'000);
   penalty.side = engine::kWhite;
   penalty.proposal_seq = 17;
-  const v1::Penalty p = to_proto(penalty, EventEnvelope{}).penalty();
+  const auto wire_of = [](const ev::Penalty& p) {
+    return to_proto(GameEvent(Millis(0), p), EventEnvelope{}).penalty();
+  };
+  const v1::Penalty p = wire_of(penalty);
   EXPECT_EQ(p.kind(), v1::PENALTY_TIME_ADDED);
   EXPECT_EQ(p.seconds(), 120);
   EXPECT_EQ(p.side(), v1::SIDE_WHITE);
   EXPECT_EQ(p.proposal_seq(), 17u);
-  penalty.penalty_kind = engine::PenaltyKind::kGameLost;
-  EXPECT_EQ(to_proto(penalty, EventEnvelope{}).penalty().kind(), v1::PENALTY_GAME_LOST);
+  penalty.kind = engine::PenaltyKind::kGameLost;
+  EXPECT_EQ(wire_of(penalty).kind(), v1::PENALTY_GAME_LOST);
 }
 
 TEST(EventMapping, ReasonsVerdictsWingsAndPositionsLineUpWithTheProto) {
-  GameEvent decided = event_of(GameEventKind::kClaimDecided);
-  decided.claim_reason = engine::ClaimReason::kNone;
-  EXPECT_EQ(to_proto(decided, EventEnvelope{}).claim_decided().reason(),
-            v1::CLAIM_DECISION_REASON_UNSPECIFIED);
-  decided.claim_reason = engine::ClaimReason::kArbiter;
-  EXPECT_EQ(to_proto(decided, EventEnvelope{}).claim_decided().reason(),
-            v1::CLAIM_DECISION_REASON_ARBITER);
+  const auto wire = [](const auto& body) { return to_proto(GameEvent(Millis(0), body), {}); };
+  ev::ClaimDecided decided;
+  decided.reason = engine::ClaimReason::kNone;
+  EXPECT_EQ(wire(decided).claim_decided().reason(), v1::CLAIM_DECISION_REASON_UNSPECIFIED);
+  EXPECT_EQ(wire(decided).claim_decided().side(), v1::SIDE_UNSPECIFIED);  // nobody's: agreement
+  decided.reason = engine::ClaimReason::kArbiter;
+  EXPECT_EQ(wire(decided).claim_decided().reason(), v1::CLAIM_DECISION_REASON_ARBITER);
   EXPECT_EQ(int(engine::ClaimReason::kArbiter),
             proto_values_without_unspecified<v1::ClaimDecisionReason>());
 
-  GameEvent ended = event_of(GameEventKind::kGameEnded);
+  ev::GameEnded ended;
   ended.unwinnability = engine::UnwinnabilityNote::kUndetermined;
-  EXPECT_EQ(to_proto(ended, EventEnvelope{}).game_ended().unwinnability(),
-            v1::UNWINNABILITY_UNDETERMINED);
+  EXPECT_EQ(wire(ended).game_ended().unwinnability(), v1::UNWINNABILITY_UNDETERMINED);
 
-  GameEvent castling = event_of(GameEventKind::kCastlingForbidden);
+  ev::CastlingForbidden castling;
   castling.wing = engine::CastlingWing::kQueenSide;
-  EXPECT_EQ(to_proto(castling, EventEnvelope{}).castling_forbidden().wing(),
-            v1::CASTLING_WING_QUEEN_SIDE);
+  EXPECT_EQ(wire(castling).castling_forbidden().wing(), v1::CASTLING_WING_QUEEN_SIDE);
   castling.wing = engine::CastlingWing::kAll;
-  EXPECT_EQ(to_proto(castling, EventEnvelope{}).castling_forbidden().wing(), v1::CASTLING_WING_ALL);
+  EXPECT_EQ(wire(castling).castling_forbidden().wing(), v1::CASTLING_WING_ALL);
 
-  GameEvent position = event_of(GameEventKind::kIllegalPosition);
-  position.illegal_position_kind = engine::IllegalPositionKind::kBothKingsInCheck;
-  EXPECT_EQ(to_proto(position, EventEnvelope{}).illegal_position().kind(),
+  ev::IllegalPosition position;
+  position.kind = engine::IllegalPositionKind::kBothKingsInCheck;
+  EXPECT_EQ(wire(position).illegal_position().kind(),
             v1::ILLEGAL_POSITION_KIND_BOTH_KINGS_IN_CHECK);
 }
 

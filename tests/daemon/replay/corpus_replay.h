@@ -74,12 +74,14 @@ inline std::string replay_exact(
   engine::GameEvents events;
   std::size_t ply = 0;
   const auto check = [&](const engine::GameEvent& e) -> std::string {
-    if (e.kind == engine::GameEventKind::kIllegalMoveCompleted)
-      return "illegalMoveCompleted at " + std::to_string(e.at_ms) + " ms: " + e.description;
-    if (e.kind != engine::GameEventKind::kMoveCompleted) return "";
-    if (ply >= game.moves.size()) return "extra moveCompleted " + engine::to_uci(e.move);
-    if (e.move != game.moves[ply])
-      return "ply " + std::to_string(ply + 1) + ": completed " + engine::to_uci(e.move) +
+    if (const auto* illegal = e.get<engine::events::IllegalMoveCompleted>())
+      return "illegalMoveCompleted at " + std::to_string(e.at.count()) +
+             " ms: " + illegal->description;
+    const auto* move = e.get<engine::events::MoveCompleted>();
+    if (!move) return "";
+    if (ply >= game.moves.size()) return "extra moveCompleted " + engine::to_uci(move->move);
+    if (move->move != game.moves[ply])
+      return "ply " + std::to_string(ply + 1) + ": completed " + engine::to_uci(move->move) +
              ", game has " + engine::to_uci(game.moves[ply]);
     if (completed) completed(e);
     ++ply;
@@ -90,8 +92,8 @@ inline std::string replay_exact(
   bool ended = false;
   const auto take = [&]() -> std::string {
     for (const engine::GameEvent& e : events) {
-      if (e.kind == engine::GameEventKind::kGameEnded && !e.proposed &&
-          ended_by_rule(e.termination)) {
+      const auto* end = e.get<engine::events::GameEnded>();
+      if (end && end->finality == engine::Finality::kFinal && ended_by_rule(end->termination)) {
         ended = true;
         return "";
       }

@@ -25,14 +25,17 @@ struct FlagGame {
     c.start = Position();
     tracker.emplace(std::move(c), &arbiter);
   }
-  const GameEvent* ended() const {
+  const events::GameEnded* ended() const {
     for (const auto& e : out)
-      if (e.kind == GameEventKind::kGameEnded) return &e;
+      if (const auto* ended = e.get<events::GameEnded>()) return ended;
     return nullptr;
   }
   int flags() const {
     int n = 0;
-    for (const auto& e : out) n += e.kind == GameEventKind::kFlagFell && !e.first;
+    for (const auto& e : out) {
+      const auto* flag = e.get<events::FlagFell>();
+      n += flag && !flag->first;
+    }
     return n;
   }
 };
@@ -42,11 +45,11 @@ TEST(BothFlags, GuidelineIIIInTheFinalPeriodDraws) {
   FlagGame g("fide-standard", "1800", {{"guidelines_III_announced", "true"}});
   g.tracker->both_flags(milliseconds(5000), g.out);
   EXPECT_EQ(g.flags(), 2);
-  const GameEvent* e = g.ended();
+  const events::GameEnded* e = g.ended();
   ASSERT_NE(e, nullptr);
-  EXPECT_EQ(e->result, "1/2-1/2");
+  EXPECT_EQ(e->result, GameResult::kDraw);
   EXPECT_EQ(e->termination, TerminationKind::kBothFlags);
-  EXPECT_FALSE(e->proposed);
+  EXPECT_EQ(e->finality, Finality::kFinal);
   EXPECT_TRUE(g.tracker->ended());
 }
 
@@ -61,9 +64,9 @@ TEST(BothFlags, GuidelineIIIInAnEarlierPeriodPlayContinues) {
 TEST(BothFlags, WithoutGuidelineIIITheArbiterDecidesOnAProposal) {
   FlagGame g("fide-standard", "1800", {});
   g.tracker->both_flags(milliseconds(5000), g.out);
-  const GameEvent* e = g.ended();
+  const events::GameEnded* e = g.ended();
   ASSERT_NE(e, nullptr);
-  EXPECT_TRUE(e->proposed);
+  EXPECT_EQ(e->finality, Finality::kProposed);
   EXPECT_EQ(e->termination, TerminationKind::kBothFlags);
   EXPECT_FALSE(g.tracker->ended());
 }
@@ -73,7 +76,7 @@ TEST(BothFlags, AnIncrementExcludesGuidelineIII) {
   FlagGame g("fide-standard", "1800+30", {{"guidelines_III_announced", "true"}});
   g.tracker->both_flags(milliseconds(5000), g.out);
   ASSERT_NE(g.ended(), nullptr);
-  EXPECT_TRUE(g.ended()->proposed);
+  EXPECT_EQ(g.ended()->finality, Finality::kProposed);
 }
 
 TEST(BothFlags, ExplicitGuidelineParameterApplies) {
@@ -93,14 +96,14 @@ TEST(BothFlags, ClaimOnlySetsWaitForTheClaimThenDraw) {
   g.tracker->operator_action(milliseconds(6000), claim, g.out);
   ASSERT_NE(g.ended(), nullptr);
   EXPECT_EQ(g.ended()->termination, TerminationKind::kBothFlags);
-  EXPECT_EQ(g.ended()->result, "1/2-1/2");
+  EXPECT_EQ(g.ended()->result, GameResult::kDraw);
 }
 
 TEST(BothFlags, KnownOrderStillLetsTheFirstFlagDecide) {
   FlagGame g("fide-blitz", "180+2", {});
   g.tracker->flag(milliseconds(5000), kWhite, g.out);
   ASSERT_NE(g.ended(), nullptr);
-  EXPECT_EQ(g.ended()->result, "0-1");
+  EXPECT_EQ(g.ended()->result, GameResult::kBlackWins);
   EXPECT_EQ(g.ended()->termination, TerminationKind::kTimeForfeit);
 }
 

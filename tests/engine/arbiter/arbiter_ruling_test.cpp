@@ -34,7 +34,7 @@ struct RulingGame {
   std::uint64_t publish() {
     std::uint64_t proposal_seq = 0;
     for (; seq < out.size(); ++seq)
-      if (out[seq].proposal != 0) {
+      if (out[seq].proposal() != 0) {
         tracker->published(out[seq], seq + 1);
         proposal_seq = seq + 1;
       }
@@ -53,16 +53,22 @@ struct RulingGame {
     a.seq = on;
     tracker->operator_action(milliseconds(at_ms), a, out);
   }
-  std::vector<GameEvent> penalties_from(std::size_t first) const {
-    std::vector<GameEvent> found;
+  std::vector<events::Penalty> penalties_from(std::size_t first) const {
+    std::vector<events::Penalty> found;
     for (std::size_t i = first; i < out.size(); ++i)
-      if (out[i].kind == GameEventKind::kPenalty) found.push_back(out[i]);
+      if (const auto* p = out[i].get<events::Penalty>()) found.push_back(*p);
     return found;
   }
-  const GameEvent* last(GameEventKind kind) const {
+  template <class Kind>
+  const GameEvent* last_event() const {
     for (auto it = out.rbegin(); it != out.rend(); ++it)
-      if (it->kind == kind) return &*it;
+      if (it->is<Kind>()) return &*it;
     return nullptr;
+  }
+  template <class Kind>
+  const Kind* last() const {
+    const GameEvent* e = last_event<Kind>();
+    return e ? e->get<Kind>() : nullptr;
   }
 };
 
@@ -85,7 +91,7 @@ TEST(RulingBySeq, SettlesTheOlderProposalItNames) {
   auto settled = g.penalties_from(first);
   ASSERT_EQ(settled.size(), 1u);
   EXPECT_TRUE(settled[0].applied);
-  EXPECT_EQ(settled[0].penalty_kind, PenaltyKind::kWarning);
+  EXPECT_EQ(settled[0].kind, PenaltyKind::kWarning);
   EXPECT_EQ(settled[0].proposal_seq, warning);
   // The minute, still open, was not given.
   EXPECT_EQ(g.tracker->clock().remaining(kBlack, milliseconds(3000)), black_before);
@@ -95,7 +101,7 @@ TEST(RulingBySeq, SettlesTheOlderProposalItNames) {
   g.ruling(3500, true, std::nullopt);
   settled = g.penalties_from(first);
   ASSERT_EQ(settled.size(), 1u);
-  EXPECT_EQ(settled[0].penalty_kind, PenaltyKind::kTimeAdded);
+  EXPECT_EQ(settled[0].kind, PenaltyKind::kTimeAdded);
   EXPECT_EQ(settled[0].proposal_seq, minute);
   EXPECT_EQ(g.tracker->clock().remaining(kBlack, milliseconds(3500)) - black_before,
             milliseconds(60000));
@@ -132,17 +138,17 @@ TEST(RulingBySeq, AClaimIsNamedByItsClaimReceivedOrItsDecision) {
   g.publish();
   std::uint64_t received = 0;
   for (std::size_t i = 0; i < g.out.size(); ++i)
-    if (g.out[i].kind == GameEventKind::kClaimReceived) received = i + 1;
+    if (g.out[i].is<events::ClaimReceived>()) received = i + 1;
   ASSERT_NE(received, 0u);
-  EXPECT_NE(g.out[received - 1].proposal, 0u);
+  EXPECT_NE(g.out[received - 1].proposal(), 0u);
   const std::size_t n = g.out.size();
   g.ruling(2000, true, received);
-  const GameEvent* decided = g.last(GameEventKind::kClaimDecided);
+  const auto* decided = g.last<events::ClaimDecided>();
   ASSERT_NE(decided, nullptr);
-  EXPECT_FALSE(decided->proposed);
+  EXPECT_EQ(decided->finality, Finality::kFinal);
   EXPECT_FALSE(decided->accepted);
   ASSERT_EQ(g.penalties_from(n).size(), 1u);
-  EXPECT_EQ(g.penalties_from(n)[0].amount_ms, 120000);
+  EXPECT_EQ(g.penalties_from(n)[0].amount, milliseconds(120000));
 }
 
 // 75 moves: any rook move from here is the 150th half-move without capture or pawn move.
@@ -170,11 +176,11 @@ TEST(PositionEndsWait, SeventyFiveMovesEndAfterGameEndStable) {
   EXPECT_FALSE(g.tracker->ended());
   g.tracker->advance(milliseconds(1200) + stable, g.out);
   ASSERT_TRUE(g.tracker->ended());
-  const GameEvent* end = g.last(GameEventKind::kGameEnded);
+  const auto* end = g.last<events::GameEnded>();
   ASSERT_NE(end, nullptr);
   EXPECT_EQ(end->termination, TerminationKind::kSeventyFiveMoves);
-  EXPECT_EQ(end->at_ms, (milliseconds(1200) + stable).count());
-  EXPECT_EQ(g.last(GameEventKind::kMoveCompleted)->completion, CompletionKind::kGameEnd);
+  EXPECT_EQ(g.last_event<events::GameEnded>()->at, milliseconds(1200) + stable);
+  EXPECT_EQ(g.last<events::MoveCompleted>()->completion, CompletionKind::kGameEnd);
 }
 
 TEST(PositionEndsWait, APieceTakenBackInTimeEndsNothing) {
@@ -185,7 +191,7 @@ TEST(PositionEndsWait, APieceTakenBackInTimeEndsNothing) {
   g.put(1600, "a2", 'R');
   g.tracker->advance(milliseconds(5000), g.out);
   EXPECT_FALSE(g.tracker->ended());
-  EXPECT_EQ(g.last(GameEventKind::kGameEnded), nullptr);
+  EXPECT_EQ(g.last<events::GameEnded>(), nullptr);
   // A pawn move instead resets the count: nothing ends either.
   g.lift(6000, "h2");
   g.put(6200, "h3", 'P');
@@ -199,9 +205,9 @@ TEST(PositionEndsWait, APressBeforeTheDeadlineEndsTheGameAtThePress) {
   g.put(1200, "a3", 'R');
   g.tracker->lever(milliseconds(1400), kWhite, g.out);
   ASSERT_TRUE(g.tracker->ended());
-  EXPECT_EQ(g.last(GameEventKind::kGameEnded)->at_ms, 1400);
-  EXPECT_EQ(g.last(GameEventKind::kGameEnded)->termination, TerminationKind::kSeventyFiveMoves);
-  EXPECT_EQ(g.last(GameEventKind::kMoveCompleted)->completion, CompletionKind::kClockPress);
+  EXPECT_EQ(g.last_event<events::GameEnded>()->at.count(), 1400);
+  EXPECT_EQ(g.last<events::GameEnded>()->termination, TerminationKind::kSeventyFiveMoves);
+  EXPECT_EQ(g.last<events::MoveCompleted>()->completion, CompletionKind::kClockPress);
 }
 
 TEST(PositionEndsWait, AMoveChangedBeforeTheDeadlineIsJudgedAnew) {
@@ -215,7 +221,7 @@ TEST(PositionEndsWait, AMoveChangedBeforeTheDeadlineIsJudgedAnew) {
   EXPECT_FALSE(g.tracker->ended());
   g.tracker->advance(milliseconds(1800) + stable, g.out);
   ASSERT_TRUE(g.tracker->ended());
-  EXPECT_EQ(to_uci(g.last(GameEventKind::kMoveCompleted)->move), "a2a4");
+  EXPECT_EQ(to_uci(g.last<events::MoveCompleted>()->move), "a2a4");
 }
 
 }  // namespace

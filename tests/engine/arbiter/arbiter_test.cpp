@@ -33,15 +33,22 @@ struct Game {
     tracker->square(milliseconds(at_ms + 100), parse_square(to), square_code_from_char(piece), out);
   }
   void op(int at_ms, OperatorAction a) { tracker->operator_action(milliseconds(at_ms), a, out); }
-  int count(GameEventKind kind) const {
+  template <class Kind>
+  int count() const {
     int n = 0;
-    for (const auto& e : out) n += e.kind == kind;
+    for (const auto& e : out) n += e.is<Kind>();
     return n;
   }
-  const GameEvent* last(GameEventKind kind) const {
+  template <class Kind>
+  const GameEvent* last_event() const {
     for (auto it = out.rbegin(); it != out.rend(); ++it)
-      if (it->kind == kind) return &*it;
+      if (it->is<Kind>()) return &*it;
     return nullptr;
+  }
+  template <class Kind>
+  const Kind* last() const {
+    const GameEvent* e = last_event<Kind>();
+    return e ? e->get<Kind>() : nullptr;
   }
 };
 
@@ -56,13 +63,13 @@ TEST(RulesArbiter, ProposedPenaltyIsAppliedOnlyByAnAcceptingRuling) {
   Game g("fide-standard", kP2, {{"auto_apply_penalties", "false"}});
   g.move(1000, "g8", "f6", 'n');
   g.tracker->lever(milliseconds(1500), kBlack, g.out);
-  const GameEvent* p = g.last(GameEventKind::kPenalty);
+  const auto* p = g.last<events::Penalty>();
   ASSERT_NE(p, nullptr);
   EXPECT_FALSE(p->applied);
-  EXPECT_EQ(p->amount_ms, 120000);
+  EXPECT_EQ(p->amount.count(), 120000);
   const auto white_before = g.tracker->clock().remaining(kWhite, milliseconds(2000));
   g.op(2000, ruling(true));
-  p = g.last(GameEventKind::kPenalty);
+  p = g.last<events::Penalty>();
   EXPECT_TRUE(p->applied);
   EXPECT_EQ(g.tracker->clock().remaining(kWhite, milliseconds(2000)) - white_before,
             milliseconds(120000));
@@ -74,7 +81,7 @@ TEST(RulesArbiter, RejectingRulingLeavesTheClocks) {
   g.tracker->lever(milliseconds(1500), kBlack, g.out);
   const auto white_before = g.tracker->clock().remaining(kWhite, milliseconds(2000));
   g.op(2000, ruling(false));
-  EXPECT_FALSE(g.last(GameEventKind::kPenalty)->applied);
+  EXPECT_FALSE(g.last<events::Penalty>()->applied);
   EXPECT_EQ(g.tracker->clock().remaining(kWhite, milliseconds(2000)), white_before);
   // A second ruling has nothing left to settle.
   const std::size_t n = g.out.size();
@@ -89,13 +96,13 @@ TEST(RulesArbiter, ProposedResultEndsTheGameOnlyWhenAccepted) {
   inf.kind = OperatorAction::Kind::kInfraction;
   inf.side = kWhite;
   for (int i = 0; i < 3; ++i) g.op(1000 + i * 100, inf);
-  const GameEvent* end = g.last(GameEventKind::kGameEnded);
+  const auto* end = g.last<events::GameEnded>();
   ASSERT_NE(end, nullptr);
-  EXPECT_TRUE(end->proposed);
+  EXPECT_TRUE(end->finality == Finality::kProposed);
   EXPECT_FALSE(g.tracker->ended());
   g.op(2000, ruling(true));
   EXPECT_TRUE(g.tracker->ended());
-  EXPECT_EQ(g.tracker->result(), "0-1");
+  EXPECT_EQ(g.tracker->result(), GameResult::kBlackWins);
 }
 
 TEST(RulesArbiter, ArbiterLadderOnlyRecordsInfractions) {
@@ -105,9 +112,9 @@ TEST(RulesArbiter, ArbiterLadderOnlyRecordsInfractions) {
   inf.kind = OperatorAction::Kind::kInfraction;
   inf.side = kBlack;
   for (int i = 0; i < 4; ++i) g.op(1000 + i * 100, inf);
-  EXPECT_EQ(g.count(GameEventKind::kPenalty), 4);
-  EXPECT_EQ(g.count(GameEventKind::kGameEnded), 0);
-  EXPECT_FALSE(g.last(GameEventKind::kPenalty)->applied);
+  EXPECT_EQ(g.count<events::Penalty>(), 4);
+  EXPECT_EQ(g.count<events::GameEnded>(), 0);
+  EXPECT_FALSE(g.last<events::Penalty>()->applied);
 }
 
 TEST(RulesArbiter, FlagResultFollowsTheMatingTest) {
@@ -115,8 +122,8 @@ TEST(RulesArbiter, FlagResultFollowsTheMatingTest) {
   Game g("fide-standard", "8/8/8/4k3/8/2N5/2N5/4K3 b - - 0 60", {{"auto_apply_penalties", "true"}});
   g.tracker->flag(milliseconds(1000), kBlack, g.out);
   ASSERT_TRUE(g.tracker->ended());
-  EXPECT_EQ(g.tracker->result(), "1-0");
-  EXPECT_EQ(g.last(GameEventKind::kGameEnded)->unwinnability, UnwinnabilityNote::kWinnable);
+  EXPECT_EQ(g.tracker->result(), GameResult::kWhiteWins);
+  EXPECT_EQ(g.last<events::GameEnded>()->unwinnability, UnwinnabilityNote::kWinnable);
 }
 
 // D5: under a claim window the illegal move stands as the board shows it, with the castling
@@ -126,7 +133,7 @@ TEST(RulesArbiter, IllegalMoveThatStandsIsTheBoardsPosition) {
   Game g("legacy-blitz", kP2);
   g.move(1000, "g8", "f6", 'n');
   g.tracker->lever(milliseconds(1500), kBlack, g.out);
-  const GameEvent* changed = g.last(GameEventKind::kPositionChanged);
+  const auto* changed = g.last<events::PositionChanged>();
   ASSERT_NE(changed, nullptr);
   EXPECT_EQ(to_fen(changed->position),
             "rnbqkb1r/ppp2ppp/3p1n2/1B2p3/4P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 0 4");
@@ -138,7 +145,7 @@ TEST(RulesArbiter, IllegalMoveThatStandsLosesTheRightsOfAMovedRook) {
   Game g("legacy-blitz", "r3k2r/pppq1ppp/3p4/1B2p3/4P3/5N2/PPPP1PPP/R3K2R b KQkq - 1 10");
   g.move(1000, "h8", "h5", 'r');  // through the pawn on h7
   g.tracker->lever(milliseconds(1500), kBlack, g.out);
-  const GameEvent* changed = g.last(GameEventKind::kPositionChanged);
+  const auto* changed = g.last<events::PositionChanged>();
   ASSERT_NE(changed, nullptr);
   EXPECT_EQ(to_fen(changed->position),
             "r3k3/pppq1ppp/3p4/1B2p2r/4P3/5N2/PPPP1PPP/R3K2R w KQq - 0 11");

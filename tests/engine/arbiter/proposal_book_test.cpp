@@ -11,7 +11,7 @@ namespace {
 
 using std::chrono::milliseconds;
 
-Proposal result(const std::string& r, TerminationKind t = TerminationKind::kArbiter) {
+Proposal result(GameResult r, TerminationKind t = TerminationKind::kArbiter) {
   Proposal p;
   p.kind = Proposal::Kind::kGameEnd;
   p.result = r;
@@ -30,20 +30,23 @@ Proposal time_penalty(Color offender) {
 Proposal claim(ClaimKind kind, bool accepted) {
   Proposal p;
   p.kind = Proposal::Kind::kClaim;
-  p.decided.kind = GameEventKind::kClaimDecided;
-  p.decided.claim_kind = kind;
-  p.decided.accepted = accepted;
+  events::ClaimDecided d;
+  d.kind = kind;
+  d.accepted = accepted;
+  p.decided = GameEvent(milliseconds(0), d);
   return p;
 }
 
 TEST(ProposalBook, ANewResultSupersedesTheOpenOne) {
   ProposalBook book;
   const auto penalty = book.open(time_penalty(kWhite), EventVisibility::kArbiter, milliseconds(1));
-  const auto white = book.open(result("1-0"), EventVisibility::kPublic, milliseconds(2));
+  const auto white =
+      book.open(result(GameResult::kWhiteWins), EventVisibility::kPublic, milliseconds(2));
   book.published(penalty.handle, 10);
   book.published(white.handle, 11);
   EXPECT_TRUE(book.take_withdrawals().empty());
-  const auto black = book.open(result("0-1"), EventVisibility::kPublic, milliseconds(3));
+  const auto black =
+      book.open(result(GameResult::kBlackWins), EventVisibility::kPublic, milliseconds(3));
   ASSERT_TRUE(black.is_new);
   book.published(black.handle, 12);
   const auto open = book.open_proposals();
@@ -66,19 +69,22 @@ TEST(ProposalBook, ANewResultSupersedesTheOpenOne) {
 
 TEST(ProposalBook, TheSameResultIsNotOpenedTwice) {
   ProposalBook book;
-  const auto first = book.open(result("1-0"), EventVisibility::kPublic, milliseconds(1));
-  const auto again = book.open(result("1-0"), EventVisibility::kPublic, milliseconds(2));
+  const auto first =
+      book.open(result(GameResult::kWhiteWins), EventVisibility::kPublic, milliseconds(1));
+  const auto again =
+      book.open(result(GameResult::kWhiteWins), EventVisibility::kPublic, milliseconds(2));
   EXPECT_FALSE(again.is_new);
   EXPECT_EQ(again.handle, first.handle);
   EXPECT_EQ(book.open_proposals().size(), 1u);
-  const auto other = book.open(result("1-0", TerminationKind::kTimeForfeit),
+  const auto other = book.open(result(GameResult::kWhiteWins, TerminationKind::kTimeForfeit),
                                EventVisibility::kPublic, milliseconds(3));
   EXPECT_TRUE(other.is_new) << "another reason is another proposal";
 }
 
 TEST(ProposalBook, AClaimOnTheResultIsOneMatterWithIt) {
   ProposalBook book;
-  const auto white = book.open(result("1-0"), EventVisibility::kPublic, milliseconds(1));
+  const auto white =
+      book.open(result(GameResult::kWhiteWins), EventVisibility::kPublic, milliseconds(1));
   const auto incorrect =
       book.open(claim(ClaimKind::kThreefold, false), EventVisibility::kPublic, milliseconds(2));
   EXPECT_EQ(book.open_proposals().size(), 2u) << "an incorrect claim only costs time";
@@ -114,7 +120,7 @@ TEST(ProposalBook, RulingsSettleTheNamedOrTheNewestOpen) {
 
 TEST(ProposalBook, AResultIsListedUnderItsGameEnded) {
   ProposalBook book;
-  const auto loss = book.open(result("0-1", TerminationKind::kIllegalMove),
+  const auto loss = book.open(result(GameResult::kBlackWins, TerminationKind::kIllegalMove),
                               EventVisibility::kPublic, milliseconds(1));
   book.published(loss.handle, 20);  // the penalty's "game lost"
   book.published(loss.handle, 21);  // the proposed gameEnded

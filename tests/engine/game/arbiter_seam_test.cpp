@@ -45,47 +45,47 @@ struct Game {
   }
   std::vector<GameEventKind> kinds() const {
     std::vector<GameEventKind> k;
-    for (const GameEvent& e : out) k.push_back(e.kind);
+    for (const GameEvent& e : out) k.push_back(e.kind());
     return k;
   }
-  long count(GameEventKind kind) const {
-    return std::count_if(out.begin(), out.end(),
-                         [kind](const GameEvent& e) { return e.kind == kind; });
+  template <class Kind>
+  long count() const {
+    return std::count_if(out.begin(), out.end(), [](const GameEvent& e) { return e.is<Kind>(); });
   }
 };
 
 GameEvent penalty_event(int at_ms) {
-  GameEvent e;
-  e.kind = GameEventKind::kPenalty;
-  e.at_ms = at_ms;
-  e.side = kWhite;
-  return e;
+  events::Penalty p;
+  p.side = kWhite;
+  return GameEvent(milliseconds(at_ms), p);
 }
 
 TEST(ArbiterSeam, DecisionsAreAppliedInTheOrderTheyWereTaken) {
   Game g;
   g.decide(1000, {ArbiterReport{penalty_event(1000)}, AdjustClock{kBlack, milliseconds(60000)},
-                  EndGame{"0-1", TerminationKind::kPenaltyLadder, Finality::kFinal, "ladder",
-                          UnwinnabilityNote::kWinnable, 0, 7}});
+                  EndGame{GameResult::kBlackWins, TerminationKind::kPenaltyLadder, Finality::kFinal,
+                          "ladder", UnwinnabilityNote::kWinnable, 0, 7}});
   using K = GameEventKind;
   EXPECT_EQ(g.kinds(), (std::vector<K>{K::kPenalty, K::kClock, K::kGameEnded, K::kClock}));
-  EXPECT_EQ(g.out[1].black_ms, 960000);  // the clock after the time given, before the end
-  const GameEvent& ended = g.out[2];
-  EXPECT_EQ(ended.result, "0-1");
-  EXPECT_FALSE(ended.proposed);
+  // The clock after the time given, before the end.
+  EXPECT_EQ(g.out[1].get<events::ClockShown>()->black_remaining, milliseconds(960000));
+  const events::GameEnded& ended = *g.out[2].get<events::GameEnded>();
+  EXPECT_EQ(ended.result, GameResult::kBlackWins);
+  EXPECT_EQ(ended.finality, Finality::kFinal);
   EXPECT_EQ(ended.unwinnability, UnwinnabilityNote::kWinnable);
   EXPECT_EQ(ended.proposal_seq, 7u);
   EXPECT_TRUE(g.tracker->ended());
-  EXPECT_EQ(g.tracker->result(), "0-1");
+  EXPECT_EQ(g.tracker->result(), GameResult::kBlackWins);
 }
 
 TEST(ArbiterSeam, AProposedEndLeavesTheGameGoing) {
   Game g;
-  g.decide(1000, {EndGame{"1/2-1/2", TerminationKind::kBothFlags, Finality::kProposed, "?",
+  g.decide(1000, {EndGame{GameResult::kDraw, TerminationKind::kBothFlags, Finality::kProposed, "?",
                           UnwinnabilityNote::kNone, 3}});
   ASSERT_EQ(g.out.size(), 1u);
-  EXPECT_TRUE(g.out[0].proposed);
-  EXPECT_EQ(g.out[0].proposal, 3u);
+  ASSERT_TRUE(g.out[0].is<events::GameEnded>());
+  EXPECT_EQ(g.out[0].get<events::GameEnded>()->finality, Finality::kProposed);
+  EXPECT_EQ(g.out[0].proposal(), 3u);
   EXPECT_FALSE(g.tracker->ended());
 }
 
@@ -95,9 +95,9 @@ TEST(ArbiterSeam, SetCommittedChangesOnlyAPositionNotAlreadyCommitted) {
       parse_fen("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1").value();
   g.decide(1000, {SetCommitted{g.tracker->committed(), "same"}, SetCommitted{after_e4, "e4"},
                   SetCommitted{after_e4, "e4 again"}});
-  ASSERT_EQ(g.count(GameEventKind::kPositionChanged), 1);
-  EXPECT_EQ(g.out[0].kind, GameEventKind::kPositionChanged);
-  EXPECT_EQ(g.out[0].description, "e4");
+  ASSERT_EQ(g.count<events::PositionChanged>(), 1);
+  ASSERT_TRUE(g.out[0].is<events::PositionChanged>());
+  EXPECT_EQ(g.out[0].get<events::PositionChanged>()->description, "e4");
   EXPECT_EQ(to_fen(g.tracker->committed()), to_fen(after_e4));
 }
 
@@ -106,18 +106,19 @@ TEST(ArbiterSeam, AnAnnulledGameIsFollowedByANewOneAtTheNextInput) {
   const Position start = g.tracker->committed();
   g.decide(1000, {AnnulGame{start, "annulled"}});
   ASSERT_TRUE(g.tracker->ended());
-  EXPECT_EQ(g.tracker->result(), "*");
+  EXPECT_EQ(g.tracker->result(), GameResult::kUnfinished);
   g.tracker->lever(milliseconds(2000), kBlack, g.out);
   EXPECT_FALSE(g.tracker->ended());
-  EXPECT_EQ(g.count(GameEventKind::kGameStarted), 1);
+  EXPECT_EQ(g.count<events::GameStarted>(), 1);
 }
 
 TEST(ArbiterSeam, OnlyAFinalEndOrAnAnnulmentEndsTheGame) {
   EXPECT_FALSE(ends_game({}));
-  EXPECT_FALSE(ends_game({EndGame{"1-0", TerminationKind::kArbiter, Finality::kProposed, ""}}));
+  EXPECT_FALSE(ends_game(
+      {EndGame{GameResult::kWhiteWins, TerminationKind::kArbiter, Finality::kProposed, ""}}));
   EXPECT_FALSE(ends_game({AdjustClock{kWhite, milliseconds(1000)}, HoldClock{}}));
-  EXPECT_TRUE(
-      ends_game({HoldClock{}, EndGame{"1-0", TerminationKind::kArbiter, Finality::kFinal, ""}}));
+  EXPECT_TRUE(ends_game({HoldClock{}, EndGame{GameResult::kWhiteWins, TerminationKind::kArbiter,
+                                              Finality::kFinal, ""}}));
   EXPECT_TRUE(ends_game({AnnulGame{Position(), ""}}));
 }
 

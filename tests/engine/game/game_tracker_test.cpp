@@ -10,8 +10,9 @@ namespace {
 TEST(GameTracker, StartsAtTheFirstInputWithWhitesClockRunning) {
   BoardDriver b;
   ASSERT_FALSE(b.events.empty());
-  EXPECT_EQ(b.events.front().kind, GameEventKind::kGameStarted);
-  EXPECT_EQ(b.events.front().time_control, "900+10");
+  const auto* started = b.events.front().get<events::GameStarted>();
+  ASSERT_NE(started, nullptr);
+  EXPECT_EQ(format_time_control(started->time_control), "900+10");
   EXPECT_EQ(b.tracker.clock().running(), kWhite);
 }
 
@@ -19,11 +20,11 @@ TEST(GameTracker, MoveCompletedCarriesBothClocksAfterThePress) {
   BoardDriver b;  // 900+10, start_and_press: 910 s each at the start
   b.move("e2", "e4", 4000);
   b.press(kWhite, 5000);
-  const GameEvent* done = b.last(GameEventKind::kMoveCompleted);
+  const auto* done = b.last<events::MoveCompleted>();
   ASSERT_NE(done, nullptr);
-  EXPECT_EQ(done->white_ms, 910000 - 5000 + 10000);
-  EXPECT_EQ(done->black_ms, 910000);
-  EXPECT_EQ(b.tracker.moves().back().remaining_ms, done->white_ms);
+  EXPECT_EQ(done->white_remaining, Millis(910000 - 5000 + 10000));
+  EXPECT_EQ(done->black_remaining, Millis(910000));
+  EXPECT_EQ(b.tracker.moves().back().remaining, done->white_remaining);
   EXPECT_EQ(b.tracker.clock().running(), kBlack);
 }
 
@@ -35,17 +36,17 @@ TEST(GameTracker, HardwareClockReadingsGiveClockEventsOncePerWholeSecond) {
     ClockReading r;
     r.white = Millis(white_ms);
     r.black = Millis(black_ms);
-    const std::size_t before = b.of(GameEventKind::kClock).size();
+    const std::size_t before = b.of<events::ClockShown>().size();
     b.tracker.clock_reading(Millis(at_ms), r, b.events);
-    return b.of(GameEventKind::kClock).size() - before;
+    return b.of<events::ClockShown>().size() - before;
   };
   EXPECT_EQ(reading(100, 909900, 910000), 1u);  // the first reading
   EXPECT_EQ(reading(400, 909600, 910000), 0u);  // the same whole seconds
   EXPECT_EQ(reading(900, 909100, 910000), 0u);
   EXPECT_EQ(reading(1100, 908900, 910000), 1u);  // 908 s now
-  const GameEvent* shown = b.last(GameEventKind::kClock);
-  EXPECT_EQ(shown->white_ms, 908900);  // the clock's own value (6.10.1)
-  EXPECT_EQ(shown->black_ms, 910000);
+  const auto* shown = b.last<events::ClockShown>();
+  EXPECT_EQ(shown->white_remaining, Millis(908900));  // the clock's own value (6.10.1)
+  EXPECT_EQ(shown->black_remaining, Millis(910000));
   EXPECT_EQ(shown->running, kWhite);
   EXPECT_EQ(reading(1200, 908800, 909000), 1u);  // Black's side changed (an arbiter's setting)
 }
@@ -55,7 +56,7 @@ TEST(GameTracker, PressByTheSideWhoseClockDoesNotRunIsIgnored) {
   b.move("e2", "e4", 1000);
   b.press(kBlack, 1500);  // D3: ignored for move logic
   EXPECT_TRUE(b.completed_ucis().empty());
-  EXPECT_TRUE(b.of(GameEventKind::kClockPressWithoutMove).empty());
+  EXPECT_TRUE(b.of<events::ClockPressWithoutMove>().empty());
   b.press(kWhite, 2000);
   EXPECT_EQ(b.completed_ucis(), std::vector<std::string>{"e2e4"});
 }
@@ -66,7 +67,7 @@ TEST(GameTracker, CountsIllegalMovesPerPlayerAndTheOpponentsPressRestartsTheOffe
   b.press(kWhite, 1500);
   EXPECT_EQ(b.tracker.illegal_count(kWhite), 1);
   b.press(kBlack, 2000);  // Black presses without moving
-  EXPECT_EQ(b.last(GameEventKind::kClockPressWithoutMove)->side, kBlack);
+  EXPECT_EQ(b.last<events::ClockPressWithoutMove>()->side, kBlack);
   EXPECT_EQ(b.tracker.illegal_count(kBlack), 1);
   b.move("e3", "e2", 2500);  // White restores and plays a legal move
   b.move("c2", "c3", 3000);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "engine/board/fen.h"
+#include "engine/clock/time_control.h"
 
 namespace eboard::engine {
 namespace {
@@ -17,13 +18,6 @@ std::vector<PgnGame> games_of(const PgnRecorder& r) {
   auto games = read_pgn(r.text(), "recorded.pgn");
   EXPECT_TRUE(games.ok()) << (games.ok() ? "" : games.error()) << "\n" << r.text();
   return games.ok() ? games.value() : std::vector<PgnGame>{};
-}
-
-GameEvent event(GameEventKind kind, EventVisibility v = EventVisibility::kPublic) {
-  GameEvent e;
-  e.kind = kind;
-  e.visibility = v;
-  return e;
 }
 
 TEST(PgnRecorder, AnIllegalMoveThatStoodEndsTheRecordAndANewOneCarriesOn) {
@@ -55,23 +49,27 @@ TEST(PgnRecorder, AnIllegalMoveThatStoodEndsTheRecordAndANewOneCarriesOn) {
 
 TEST(PgnRecorder, ApplyTakesPublicEventsOnly) {
   PgnRecorder r;
-  GameEvent started = event(GameEventKind::kGameStarted);
+  events::GameStarted started;
   started.position = snapshot_of(parse_fen(kStart).value());
-  EXPECT_TRUE(r.apply(started));
-  GameEvent stood = event(GameEventKind::kIllegalMoveStood, EventVisibility::kArbiter);
+  started.time_control = parse_time_control("40/5400+30:1800+30").value();
+  EXPECT_TRUE(r.apply(GameEvent(Millis(0), started)));
+  events::IllegalMoveStood stood;
   stood.side = kWhite;
   stood.position =
       snapshot_of(parse_fen("rnbqkbnr/pppppppp/8/8/8/4N3/PPPPPPPP/RNBQKB1R b KQkq - 0 1").value());
-  EXPECT_FALSE(r.apply(stood));  // arbiter-only (D14): not in a broadcast
-  GameEvent proposed = event(GameEventKind::kGameEnded);
-  proposed.result = "1-0";
-  proposed.proposed = true;
-  EXPECT_FALSE(r.apply(proposed));  // awaiting the arbiter's ruling
+  // Arbiter-only (D14): not in a broadcast.
+  EXPECT_FALSE(r.apply(GameEvent(Millis(0), stood, EventVisibility::kArbiter)));
+  events::GameEnded proposed;
+  proposed.result = GameResult::kWhiteWins;
+  proposed.finality = Finality::kProposed;
+  EXPECT_FALSE(r.apply(GameEvent(Millis(0), proposed)));  // awaiting the arbiter's ruling
   auto games = games_of(r);
   ASSERT_EQ(games.size(), 1u);
   EXPECT_EQ(games[0].result, "*");
-  proposed.proposed = false;
-  EXPECT_TRUE(r.apply(proposed));
+  // The time control is written in its text form at this edge.
+  EXPECT_EQ(*games[0].tag("TimeControl"), "40/5400+30:1800+30");
+  proposed.finality = Finality::kFinal;
+  EXPECT_TRUE(r.apply(GameEvent(Millis(0), proposed)));
   EXPECT_EQ(games_of(r)[0].result, "1-0");
 }
 

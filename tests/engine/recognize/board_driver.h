@@ -50,25 +50,43 @@ class BoardDriver {
   void press(Color side, int at_ms) { tracker.lever(Millis(at_ms), side, events); }
   void advance(int at_ms) { tracker.advance(Millis(at_ms), events); }
 
-  std::vector<const GameEvent*> of(GameEventKind kind) const {
+  // The bodies of every event of kind `Kind`, in order.
+  template <class Kind>
+  std::vector<const Kind*> of() const {
+    std::vector<const Kind*> out;
+    for (const GameEvent& e : events)
+      if (const Kind* body = e.get<Kind>()) out.push_back(body);
+    return out;
+  }
+  // The same, envelope and all.
+  template <class Kind>
+  std::vector<const GameEvent*> events_of() const {
     std::vector<const GameEvent*> out;
     for (const GameEvent& e : events)
-      if (e.kind == kind) out.push_back(&e);
+      if (e.is<Kind>()) out.push_back(&e);
     return out;
+  }
+  // The last event of kind `Kind`, envelope and all.
+  template <class Kind>
+  const GameEvent* last_event() const {
+    for (auto it = events.rbegin(); it != events.rend(); ++it)
+      if (it->is<Kind>()) return &*it;
+    return nullptr;
   }
   std::vector<std::string> completed_ucis() const {
     std::vector<std::string> out;
-    for (const GameEvent* e : of(GameEventKind::kMoveCompleted)) out.push_back(to_uci(e->move));
+    for (const auto* e : of<events::MoveCompleted>()) out.push_back(to_uci(e->move));
     return out;
   }
   std::vector<std::string> tentative_ucis() const {
     std::vector<std::string> out;
-    for (const GameEvent* e : of(GameEventKind::kMoveTentative)) out.push_back(to_uci(e->move));
+    for (const auto* e : of<events::MoveTentative>()) out.push_back(to_uci(e->move));
     return out;
   }
-  const GameEvent* last(GameEventKind kind) const {
-    const auto all = of(kind);
-    return all.empty() ? nullptr : all.back();
+  template <class Kind>
+  const Kind* last() const {
+    const GameEvent* e = last_event<Kind>();
+    return e ? e->get<Kind>() : nullptr;
   }
   std::string fen() const { return to_fen(tracker.committed()); }
 

@@ -18,7 +18,7 @@ TrackerConfig clockless(std::string_view fen = kStartFen, std::string_view tc = 
 
 std::vector<CompletionKind> completions(const BoardDriver& b) {
   std::vector<CompletionKind> out;
-  for (const GameEvent* e : b.of(GameEventKind::kMoveCompleted)) out.push_back(e->completion);
+  for (const auto* e : b.of<events::MoveCompleted>()) out.push_back(e->completion);
   return out;
 }
 
@@ -31,26 +31,26 @@ TEST(ClocklessTracker, MovesCompleteByTheOpponentBeginningOrBySettling) {
   EXPECT_EQ(b.completed_ucis(), (Strings{"e2e4", "e7e5"}));
   EXPECT_EQ(completions(b),
             (std::vector{CompletionKind::kOpponentBegan, CompletionKind::kSettled}));
-  const auto done = b.of(GameEventKind::kMoveCompleted);
-  EXPECT_EQ(done[0]->at_ms, 2650);         // the lift held 150 ms
-  EXPECT_EQ(done[1]->at_ms, 5900);         // 3 s after e5 came to stand
+  const auto done = b.events_of<events::MoveCompleted>();
+  EXPECT_EQ(done[0]->at, Millis(2650));    // the lift held 150 ms
+  EXPECT_EQ(done[1]->at, Millis(5900));    // 3 s after e5 came to stand
   EXPECT_TRUE(done[0]->articles.empty());  // no article of the Laws says when
-  EXPECT_EQ(done[1]->ply, 2);
+  EXPECT_EQ(done[1]->get<events::MoveCompleted>()->ply, 2);
 }
 
 TEST(ClocklessTracker, TheClockModelKeepsNoTimeAndNoFlagFalls) {
   BoardDriver b(clockless(kStartFen, "60"));  // one minute for the game
   b.move("e2", "e4", 1000);
   b.advance(600000);  // ten minutes without a move by Black
-  EXPECT_TRUE(b.of(GameEventKind::kFlagFell).empty());
+  EXPECT_TRUE(b.of<events::FlagFell>().empty());
   EXPECT_FALSE(b.tracker.ended());
   EXPECT_TRUE(b.tracker.clock().paused());
-  const GameEvent* clock = b.last(GameEventKind::kClock);
+  const auto* clock = b.last<events::ClockShown>();
   ASSERT_NE(clock, nullptr);
   EXPECT_FALSE(clock->running);
-  EXPECT_EQ(b.last(GameEventKind::kMoveCompleted)->white_ms, 60000);
+  EXPECT_EQ(b.last<events::MoveCompleted>()->white_remaining, Millis(60000));
   b.press(kBlack, 600500);  // a press (recovery feeds one) changes nothing
-  EXPECT_TRUE(b.of(GameEventKind::kClockPressWithoutMove).empty());
+  EXPECT_TRUE(b.of<events::ClockPressWithoutMove>().empty());
   GameEvents out;
   b.tracker.pause_clock(Millis(600600), ClockHold::kResume, out);  // nor does an arbiter's resume
   EXPECT_TRUE(b.tracker.clock().paused());
@@ -61,18 +61,18 @@ TEST(ClocklessTracker, AnIllegalPlacementIsCompletedAndTheRuleSetHandlesIt) {
   b.lift("f1", 1000);
   b.put("c4", 'B', 1100);  // through the pawn on e2
   b.advance(2000);
-  ASSERT_EQ(b.of(GameEventKind::kIllegalMovePending).size(), 1u);
-  EXPECT_TRUE(b.of(GameEventKind::kIllegalMoveCompleted).empty());
+  ASSERT_EQ(b.of<events::IllegalMovePending>().size(), 1u);
+  EXPECT_TRUE(b.of<events::IllegalMoveCompleted>().empty());
   b.advance(4100);
-  const auto done = b.of(GameEventKind::kIllegalMoveCompleted);
+  const auto done = b.of<events::IllegalMoveCompleted>();
   ASSERT_EQ(done.size(), 1u);
-  EXPECT_EQ(done[0]->at_ms, 4100);
+  EXPECT_EQ(b.last_event<events::IllegalMoveCompleted>()->at, Millis(4100));
   EXPECT_EQ(done[0]->side, kWhite);
   EXPECT_EQ(done[0]->reason, IllegalReason::kPieceMovement);
   EXPECT_EQ(done[0]->count, 1);
   EXPECT_EQ(b.tracker.illegal_count(kWhite), 1);  // the arbiter is told as after a press
   b.advance(60000);                               // the same placement is not completed twice
-  EXPECT_EQ(b.of(GameEventKind::kIllegalMoveCompleted).size(), 1u);
+  EXPECT_EQ(b.of<events::IllegalMoveCompleted>().size(), 1u);
   b.lift("c4", 60000);
   b.put("f1", 'B', 60200);
   b.move("e2", "e4", 61000);
@@ -95,7 +95,7 @@ TEST(ClocklessTracker, AClockThatComesMidGameRunsForTheSideToMove) {
   EXPECT_EQ(b.completed_ucis(), Strings{"e2e4"});
   b.press(kBlack, 30500);
   EXPECT_EQ(b.completed_ucis(), (Strings{"e2e4", "e7e5"}));
-  EXPECT_EQ(b.last(GameEventKind::kMoveCompleted)->completion, CompletionKind::kClockPress);
+  EXPECT_EQ(b.last<events::MoveCompleted>()->completion, CompletionKind::kClockPress);
 }
 
 TEST(ClocklessTracker, AClockThatGoesMidGameLeavesTheStandingMoveToSettle) {

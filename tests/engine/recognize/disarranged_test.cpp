@@ -15,38 +15,38 @@ TEST(Disarranged, APieceMissingForLongIsDisarrangedAndWithdrawnWhenPutBack) {
   BoardDriver b;
   b.lift("d7", 500);  // knocked off the board while White thinks
   b.advance(10499);   // a piece held in a hand is not yet suspicious
-  EXPECT_TRUE(b.of(GameEventKind::kIllegalMovePending).empty());
-  EXPECT_TRUE(b.of(GameEventKind::kRestoreRequested).empty());
+  EXPECT_TRUE(b.of<events::IllegalMovePending>().empty());
+  EXPECT_TRUE(b.of<events::RestoreRequested>().empty());
   EXPECT_EQ(b.tracker.next_deadline(), Millis(10500));
   b.advance(10500);
-  const GameEvent* pending = b.last(GameEventKind::kIllegalMovePending);
+  const auto* pending = b.last<events::IllegalMovePending>();
   ASSERT_NE(pending, nullptr);
   EXPECT_EQ(pending->reason, IllegalReason::kUnexplained);
   EXPECT_EQ(pending->description, "board disarranged: pieces missing from d7");
   EXPECT_EQ(pending->from, kNoSquare);
-  const GameEvent* restore = b.last(GameEventKind::kRestoreRequested);
+  const auto* restore = b.last<events::RestoreRequested>();
   ASSERT_NE(restore, nullptr);
-  EXPECT_EQ(restore->at_ms, 10500);
+  EXPECT_EQ(b.last_event<events::RestoreRequested>()->at.count(), 10500);
   EXPECT_EQ(to_fen(restore->position), std::string(kStartFen));
   EXPECT_EQ(restore->squares, std::vector<Square>{kD7});
   b.put("d7", 'p', 12000);
-  EXPECT_EQ(b.of(GameEventKind::kIllegalMoveCorrected).size(), 1u);
+  EXPECT_EQ(b.of<events::IllegalMoveCorrected>().size(), 1u);
   b.move("e2", "e4", 13000);
   b.press(kWhite, 13500);
   EXPECT_EQ(b.completed_ucis(), Strings{"e2e4"});
-  EXPECT_EQ(b.of(GameEventKind::kRestoreRequested).size(), 1u);
+  EXPECT_EQ(b.of<events::RestoreRequested>().size(), 1u);
 }
 
 TEST(Disarranged, ACaptureVictimTakenAwayIsNeverAMove) {
   BoardDriver b("4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1");
   b.lift("d5", 1000);
   b.advance(20000);
-  ASSERT_NE(b.last(GameEventKind::kRestoreRequested), nullptr);
+  ASSERT_NE(b.last<events::RestoreRequested>(), nullptr);
   EXPECT_TRUE(b.tentative_ucis().empty());
   EXPECT_TRUE(b.completed_ucis().empty());
   // The capture completed later is an ordinary move; the request is withdrawn by it.
   b.move("e4", "d5", 21000);
-  EXPECT_EQ(b.of(GameEventKind::kIllegalMoveCorrected).size(), 1u);
+  EXPECT_EQ(b.of<events::IllegalMoveCorrected>().size(), 1u);
   b.press(kWhite, 21500);
   EXPECT_EQ(b.completed_ucis(), Strings{"e4d5"});
 }
@@ -57,9 +57,9 @@ TEST(Disarranged, TheParameterSetsTheTime) {
   BoardDriver b(c);
   b.lift("a8", 1000);
   b.advance(4999);
-  EXPECT_TRUE(b.of(GameEventKind::kRestoreRequested).empty());
+  EXPECT_TRUE(b.of<events::RestoreRequested>().empty());
   b.advance(5000);
-  EXPECT_NE(b.last(GameEventKind::kRestoreRequested), nullptr);
+  EXPECT_NE(b.last<events::RestoreRequested>(), nullptr);
 }
 
 TEST(Disarranged, ABoardTurnedRoundAfterTheFirstMoveIsNoMove) {
@@ -72,21 +72,21 @@ TEST(Disarranged, ABoardTurnedRoundAfterTheFirstMoveIsNoMove) {
   b.tracker.placement(Millis(3000), turned, b.events);
   b.advance(7000);
   EXPECT_FALSE(b.tracker.recognizer().rotated());
-  const GameEvent* pending = b.last(GameEventKind::kIllegalMovePending);
+  const auto* pending = b.last<events::IllegalMovePending>();
   ASSERT_NE(pending, nullptr);
   EXPECT_EQ(pending->reason, IllegalReason::kUnexplained);
   EXPECT_EQ(pending->description,
             "board turned round: the position stands mirrored, turn the board back");
-  ASSERT_NE(b.last(GameEventKind::kRestoreRequested), nullptr);
-  EXPECT_EQ(to_fen(b.last(GameEventKind::kRestoreRequested)->position),
+  ASSERT_NE(b.last<events::RestoreRequested>(), nullptr);
+  EXPECT_EQ(to_fen(b.last<events::RestoreRequested>()->position),
             "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
   EXPECT_EQ(b.tentative_ucis(), Strings{"e2e4"});
-  EXPECT_TRUE(b.of(GameEventKind::kSetupIrregular).empty());
+  EXPECT_TRUE(b.of<events::SetupIrregular>().empty());
   // Turned back, play goes on.
   std::array<SquareCode, kSquareCount> back{};
   for (int s = 0; s < kSquareCount; ++s) back[s] = b.tracker.committed().piece_on(Square(s));
   b.tracker.placement(Millis(8000), back, b.events);
-  EXPECT_EQ(b.of(GameEventKind::kIllegalMoveCorrected).size(), 1u);
+  EXPECT_EQ(b.of<events::IllegalMoveCorrected>().size(), 1u);
   b.move("e7", "e5", 9000);
   b.press(kBlack, 9500);
   EXPECT_EQ(b.completed_ucis(), (Strings{"e2e4", "e7e5"}));

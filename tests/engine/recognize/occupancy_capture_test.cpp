@@ -50,8 +50,8 @@ TEST(OccupancyIllegal, CaptureThePieceCannotMakeIsAnIllegalMoveNotAPressWithoutO
   b.lift("d5", 1100);
   b.put("e4", '?', 1200);
   b.press(kWhite, 1500);
-  ASSERT_TRUE(b.of(GameEventKind::kClockPressWithoutMove).empty());
-  const GameEvent* e = b.last(GameEventKind::kIllegalMoveCompleted);
+  ASSERT_TRUE(b.of<events::ClockPressWithoutMove>().empty());
+  const auto* e = b.last<events::IllegalMoveCompleted>();
   ASSERT_NE(e, nullptr);
   EXPECT_EQ(e->reason, IllegalReason::kPieceMovement);
   EXPECT_EQ(e->description,
@@ -65,7 +65,7 @@ TEST(OccupancyIllegal, CaptureOfAnOwnPieceIsNamed) {
   b.lift("d4", 1100);
   b.put("d4", '?', 1200);
   b.press(kWhite, 1500);
-  const GameEvent* e = b.last(GameEventKind::kIllegalMoveCompleted);
+  const auto* e = b.last<events::IllegalMoveCompleted>();
   ASSERT_NE(e, nullptr);
   EXPECT_EQ(e->reason, IllegalReason::kOwnPieceCaptured);
 }
@@ -77,9 +77,9 @@ TEST(OccupancyIllegal, PendingCaptureIsReportedOnceNoHandCanStillHoldAPiece) {
   b.lift("d5", 1100);
   b.put("e4", '?', 1200);
   b.advance(5000);
-  EXPECT_TRUE(b.of(GameEventKind::kIllegalMovePending).empty());
+  EXPECT_TRUE(b.of<events::IllegalMovePending>().empty());
   b.advance(12000);
-  const GameEvent* e = b.last(GameEventKind::kIllegalMovePending);
+  const auto* e = b.last<events::IllegalMovePending>();
   ASSERT_NE(e, nullptr);
   EXPECT_EQ(e->reason, IllegalReason::kPieceMovement);
   EXPECT_EQ(e->from, kD5);
@@ -90,7 +90,7 @@ TEST(OccupancyIllegal, PieceHeldWithNothingLiftedIsStillAPressWithoutAMove) {
   BoardDriver b = occupancy_board("4k3/8/8/3R4/4p3/8/8/4K3 w - - 0 1");
   b.lift("d5", 1000);
   b.press(kWhite, 1500);
-  EXPECT_EQ(b.of(GameEventKind::kClockPressWithoutMove).size(), 1u);
+  EXPECT_EQ(b.of<events::ClockPressWithoutMove>().size(), 1u);
 }
 
 TEST(OccupancyIllegal, EnPassantAndCastlingAreToldByTheirSquares) {
@@ -100,7 +100,7 @@ TEST(OccupancyIllegal, EnPassantAndCastlingAreToldByTheirSquares) {
     b.lift("e5", 1100);
     b.put("d6", '?', 1200);
     b.press(kWhite, 1500);
-    const GameEvent* e = b.last(GameEventKind::kIllegalMoveCompleted);
+    const auto* e = b.last<events::IllegalMoveCompleted>();
     ASSERT_NE(e, nullptr);
     EXPECT_EQ(e->description, "e5-d6 en passant is not possible now");
   }
@@ -109,7 +109,7 @@ TEST(OccupancyIllegal, EnPassantAndCastlingAreToldByTheirSquares) {
     b.move("e1", "g1", 1000);
     b.move("h1", "f1", 1300);
     b.press(kWhite, 1800);
-    const GameEvent* e = b.last(GameEventKind::kIllegalMoveCompleted);
+    const auto* e = b.last<events::IllegalMoveCompleted>();
     ASSERT_NE(e, nullptr);
     EXPECT_EQ(e->reason, IllegalReason::kCastling);
     EXPECT_EQ(e->description, "O-O is no longer allowed: the king or that rook has moved");

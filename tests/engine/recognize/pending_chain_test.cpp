@@ -12,7 +12,7 @@ using Strings = std::vector<std::string>;
 
 std::vector<CompletionKind> completions(const BoardDriver& b) {
   std::vector<CompletionKind> out;
-  for (const GameEvent* e : b.of(GameEventKind::kMoveCompleted)) out.push_back(e->completion);
+  for (const auto* e : b.of<events::MoveCompleted>()) out.push_back(e->completion);
   return out;
 }
 
@@ -23,11 +23,11 @@ TEST(PendingChain, TheSamePlayersNextMoveCompletesTheUnpressedOne) {
   EXPECT_TRUE(b.completed_ucis().empty());
   b.move("g1", "f3", 3000);  // 6.2.1.2: White's first move is completed on the put
   ASSERT_EQ(b.completed_ucis(), Strings{"e2e4"});
-  const GameEvent* first = b.last(GameEventKind::kMoveCompleted);
-  EXPECT_EQ(first->at_ms, 3100);
+  const auto* first = b.last<events::MoveCompleted>();
+  EXPECT_EQ(b.last_event<events::MoveCompleted>()->at.count(), 3100);
   EXPECT_EQ(first->completion, CompletionKind::kNextMove);
-  EXPECT_EQ(first->articles, Strings{"6.2.1.2"});
-  const GameEvent* third = b.last(GameEventKind::kMoveTentative);
+  EXPECT_EQ(b.last_event<events::MoveCompleted>()->articles, Strings{"6.2.1.2"});
+  const auto* third = b.last<events::MoveTentative>();
   EXPECT_EQ(to_uci(third->move), "g1f3");
   EXPECT_EQ(third->san, "Nf3");
   EXPECT_EQ(to_fen(third->position),
@@ -40,8 +40,8 @@ TEST(PendingChain, TheSamePlayersNextMoveCompletesTheUnpressedOne) {
   EXPECT_EQ(completions(b), (std::vector<CompletionKind>{
                                 CompletionKind::kNextMove, CompletionKind::kNextMove,
                                 CompletionKind::kClockPress, CompletionKind::kClockPress}));
-  EXPECT_TRUE(b.of(GameEventKind::kIllegalMoveCompleted).empty());
-  EXPECT_TRUE(b.of(GameEventKind::kClockPressWithoutMove).empty());
+  EXPECT_TRUE(b.of<events::IllegalMoveCompleted>().empty());
+  EXPECT_TRUE(b.of<events::ClockPressWithoutMove>().empty());
   EXPECT_EQ(b.fen(), "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3");
   // Moves completed without a press leave the clock alone: White's ran until 5000.
   EXPECT_EQ(b.tracker.clock().running(), kWhite);
@@ -55,7 +55,7 @@ TEST(PendingChain, APressOverTheOpponentsPendingMoveCompletesOnceThatOneDoes) {
     b.move("g1", "f3", 3000);  // e4 completed (6.2.1.2); e5 and Nf3 pending
     b.press(kWhite, 3500);     // White presses for Nf3 (6.2.2); e5 is still Black's
     EXPECT_EQ(b.completed_ucis(), Strings{"e2e4"}) << black_moves_on;
-    EXPECT_TRUE(b.of(GameEventKind::kClockPressWithoutMove).empty()) << black_moves_on;
+    EXPECT_TRUE(b.of<events::ClockPressWithoutMove>().empty()) << black_moves_on;
     EXPECT_EQ(b.tracker.clock().running(), kBlack) << black_moves_on;
     if (black_moves_on) {
       b.move("b8", "c6", 4000);  // e5 completed by Black's next move, then Nf3 by the press
@@ -67,10 +67,10 @@ TEST(PendingChain, APressOverTheOpponentsPendingMoveCompletesOnceThatOneDoes) {
       b.advance(4500);
       EXPECT_EQ(b.completed_ucis(), (Strings{"e2e4", "e7e5", "g1f3"}));
     }
-    const auto all = b.of(GameEventKind::kMoveCompleted);
+    const auto all = b.of<events::MoveCompleted>();
     ASSERT_GE(all.size(), 3u);
     EXPECT_EQ(all[2]->completion, CompletionKind::kClockPress);
-    EXPECT_TRUE(b.of(GameEventKind::kIllegalMoveCompleted).empty()) << black_moves_on;
+    EXPECT_TRUE(b.of<events::IllegalMoveCompleted>().empty()) << black_moves_on;
   }
 }
 
@@ -97,9 +97,9 @@ TEST(PendingChain, MateOnTheSecondPlyEndsTheGameWithBothMovesCompleted) {
   EXPECT_EQ(b.completed_ucis(), (Strings{"g2g4", "d8h4"}));
   EXPECT_EQ(completions(b),
             (std::vector<CompletionKind>{CompletionKind::kGameEnd, CompletionKind::kGameEnd}));
-  ASSERT_NE(b.last(GameEventKind::kGameEnded), nullptr);
-  EXPECT_EQ(b.last(GameEventKind::kGameEnded)->result, "0-1");
-  EXPECT_EQ(b.last(GameEventKind::kGameEnded)->termination, TerminationKind::kCheckmate);
+  ASSERT_NE(b.last<events::GameEnded>(), nullptr);
+  EXPECT_EQ(b.last<events::GameEnded>()->result, GameResult::kBlackWins);
+  EXPECT_EQ(b.last<events::GameEnded>()->termination, TerminationKind::kCheckmate);
   EXPECT_TRUE(b.tracker.ended());
 }
 
@@ -111,7 +111,7 @@ TEST(PendingChain, MateOnTheSecondPlyAfterAPressOfTheFirst) {
   EXPECT_EQ(b.completed_ucis(), Strings{"g2g4"});
   b.advance(3100);
   EXPECT_EQ(b.completed_ucis(), (Strings{"g2g4", "d8h4"}));
-  EXPECT_EQ(b.last(GameEventKind::kGameEnded)->result, "0-1");
+  EXPECT_EQ(b.last<events::GameEnded>()->result, GameResult::kBlackWins);
 }
 
 TEST(PendingChain, ASlideOverAMateOnTheSecondPlyEndsNothing) {
@@ -121,7 +121,7 @@ TEST(PendingChain, ASlideOverAMateOnTheSecondPlyEndsNothing) {
   b.lift("h4", 2500);
   b.put("g5", 'q', 2600);
   b.advance(6000);
-  EXPECT_TRUE(b.of(GameEventKind::kGameEnded).empty());
+  EXPECT_TRUE(b.of<events::GameEnded>().empty());
   EXPECT_TRUE(b.completed_ucis().empty());
   b.press(kWhite, 6500);
   b.press(kBlack, 7000);

@@ -17,9 +17,9 @@ TEST(PressTiming, CaptureWithTheCapturingPieceStillInTheHandIsAPressWithoutAMove
   b.lift("d5", 1000);  // the victim is off the board...
   b.lift("e4", 1100);  // ...and the capturing pawn in the hand
   b.press(kWhite, 1200);
-  ASSERT_NE(b.last(GameEventKind::kClockPressWithoutMove), nullptr);
-  EXPECT_EQ(b.last(GameEventKind::kClockPressWithoutMove)->classification, PressClass::kIllegal);
-  const GameEvent* illegal = b.last(GameEventKind::kIllegalMoveCompleted);
+  ASSERT_NE(b.last<events::ClockPressWithoutMove>(), nullptr);
+  EXPECT_EQ(b.last<events::ClockPressWithoutMove>()->classification, PressClass::kIllegal);
+  const auto* illegal = b.last<events::IllegalMoveCompleted>();
   ASSERT_NE(illegal, nullptr);
   EXPECT_EQ(illegal->reason, IllegalReason::kPressWithoutMove);  // not REASON_UNEXPLAINED
   EXPECT_TRUE(b.completed_ucis().empty());
@@ -29,7 +29,7 @@ TEST(PressTiming, CaptureWithTheCapturingPieceStillInTheHandIsAPressWithoutAMove
   EXPECT_EQ(b.tentative_ucis(), Strings{"e4d5"});
   b.move("e8", "e7", 2000);
   b.press(kBlack, 2500);
-  EXPECT_EQ(b.of(GameEventKind::kClockPressWithoutMove).size(), 1u);
+  EXPECT_EQ(b.of<events::ClockPressWithoutMove>().size(), 1u);
   b.move("e1", "e2", 3000);
   b.advance(3200);
   b.press(kWhite, 3500);
@@ -43,18 +43,17 @@ TEST(PressTiming, ARestartPressRuleSetDoesNotCountIt) {
   b.lift("d5", 1000);
   b.lift("e4", 1100);
   b.press(kWhite, 1200);
-  ASSERT_NE(b.last(GameEventKind::kClockPressWithoutMove), nullptr);
-  EXPECT_EQ(b.last(GameEventKind::kClockPressWithoutMove)->classification,
-            PressClass::kRestartAllowed);
-  EXPECT_TRUE(b.of(GameEventKind::kIllegalMoveCompleted).empty());
+  ASSERT_NE(b.last<events::ClockPressWithoutMove>(), nullptr);
+  EXPECT_EQ(b.last<events::ClockPressWithoutMove>()->classification, PressClass::kRestartAllowed);
+  EXPECT_TRUE(b.of<events::IllegalMoveCompleted>().empty());
 }
 
 TEST(PressTiming, APieceLiftedAndHeldIsNoMove) {
   BoardDriver b;
   b.lift("g1", 1000);
   b.press(kWhite, 1500);
-  ASSERT_NE(b.last(GameEventKind::kIllegalMoveCompleted), nullptr);
-  EXPECT_EQ(b.last(GameEventKind::kIllegalMoveCompleted)->reason, IllegalReason::kPressWithoutMove);
+  ASSERT_NE(b.last<events::IllegalMoveCompleted>(), nullptr);
+  EXPECT_EQ(b.last<events::IllegalMoveCompleted>()->reason, IllegalReason::kPressWithoutMove);
 }
 
 TEST(PressTiming, AMadeMoveWithAnotherPieceInTheHandIsCompleted) {
@@ -63,7 +62,7 @@ TEST(PressTiming, AMadeMoveWithAnotherPieceInTheHandIsCompleted) {
   b.lift("b8", 1300);  // the opponent already holds a piece to reply (6.2.2)
   b.press(kWhite, 1500);
   EXPECT_EQ(b.completed_ucis(), Strings{"e2e4"});
-  EXPECT_TRUE(b.of(GameEventKind::kIllegalMoveCompleted).empty());
+  EXPECT_TRUE(b.of<events::IllegalMoveCompleted>().empty());
 }
 
 TEST(PressTiming, ACaptureReleasedBeforeThePressIsTheMove) {

@@ -38,7 +38,7 @@ TEST(PromotionChoice, LineBeforeThePawnIsPutDownMatchesTheChosenPieceAtOnce) {
   EXPECT_EQ(b.tentative_ucis(), (Strings{"b7b8n"}));
   b.press(kWhite, 1500);
   EXPECT_EQ(b.completed_ucis(), (Strings{"b7b8n"}));
-  EXPECT_EQ(b.last(GameEventKind::kMoveCompleted)->san, "b8=N");
+  EXPECT_EQ(b.last<events::MoveCompleted>()->san, "b8=N");
 }
 
 TEST(PromotionChoice, LineAfterThePawnIsPutDownReMatchesTheTentativeMove) {
@@ -47,14 +47,14 @@ TEST(PromotionChoice, LineAfterThePawnIsPutDownReMatchesTheTentativeMove) {
   ASSERT_EQ(b.tentative_ucis(), (Strings{"b7b8q"}));
   b.tracker.promotion_choice(Millis(1400), kRook, b.events);
   EXPECT_EQ(b.tentative_ucis(), (Strings{"b7b8q", "b7b8r"}));
-  const GameEvent* t = b.last(GameEventKind::kMoveTentative);
-  EXPECT_EQ(t->at_ms, 1400);
-  EXPECT_EQ(t->first_seen_ms, 1100);  // the move stood since the put
-  EXPECT_FALSE(t->slid_through);      // the operator's word is no slide to another move
+  const auto* t = b.last<events::MoveTentative>();
+  EXPECT_EQ(b.last_event<events::MoveTentative>()->at.count(), 1400);
+  EXPECT_EQ(t->sighting.first_seen.count(), 1100);  // the move stood since the put
+  EXPECT_FALSE(t->sighting.slid_through);  // the operator's word is no slide to another move
   EXPECT_EQ(t->san, "b8=R");
   b.press(kWhite, 1600);
   EXPECT_EQ(b.completed_ucis(), (Strings{"b7b8r"}));
-  EXPECT_TRUE(b.of(GameEventKind::kMoveWithdrawn).empty());
+  EXPECT_TRUE(b.of<events::MoveWithdrawn>().empty());
 }
 
 TEST(PromotionChoice, ChoiceWaitsForTheNextPromotionAndIsAQueenAgainAfterIt) {

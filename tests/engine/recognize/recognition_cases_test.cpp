@@ -13,18 +13,18 @@ constexpr const char* kCastlingFen = "r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R w KQ
 TEST(Recognition, CleanMoveIsTentativeOnThePutAndCompletedOnThePressEvent) {
   BoardDriver b;
   b.lift("e2", 1000);
-  EXPECT_TRUE(b.of(GameEventKind::kMoveTentative).empty());
+  EXPECT_TRUE(b.of<events::MoveTentative>().empty());
   b.put("e4", 'P', 1200);
   ASSERT_EQ(b.tentative_ucis(), Strings{"e2e4"});
-  EXPECT_EQ(b.last(GameEventKind::kMoveTentative)->at_ms, 1200);
-  EXPECT_EQ(b.last(GameEventKind::kMoveTentative)->san, "e4");
+  EXPECT_EQ(b.last_event<events::MoveTentative>()->at.count(), 1200);
+  EXPECT_EQ(b.last<events::MoveTentative>()->san, "e4");
   b.press(kWhite, 1500);
-  const GameEvent* done = b.last(GameEventKind::kMoveCompleted);
+  const auto* done = b.last<events::MoveCompleted>();
   ASSERT_NE(done, nullptr);
-  EXPECT_EQ(done->at_ms, 1500);
+  EXPECT_EQ(b.last_event<events::MoveCompleted>()->at.count(), 1500);
   EXPECT_EQ(to_uci(done->move), "e2e4");
   EXPECT_EQ(done->ply, 1);
-  EXPECT_EQ(done->first_seen_ms, 1200);
+  EXPECT_EQ(done->sighting.first_seen.count(), 1200);
   EXPECT_EQ(done->completion, CompletionKind::kClockPress);
   EXPECT_EQ(b.fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
 }
@@ -45,8 +45,8 @@ TEST(Recognition, CastlingEitherPieceFirstOnEitherWing) {
     b.press(kWhite, 2500);
     EXPECT_EQ(b.completed_ucis(), Strings{std::string("e1") + c.king_to});
     // 4.4.2: the rook first is a touch-move breach for the arbiter, never an illegal move.
-    EXPECT_EQ(b.of(GameEventKind::kTouchMoveViolation).size(), c.rook_first ? 1u : 0u);
-    EXPECT_TRUE(b.of(GameEventKind::kIllegalMoveCompleted).empty());
+    EXPECT_EQ(b.of<events::TouchMoveViolation>().size(), c.rook_first ? 1u : 0u);
+    EXPECT_TRUE(b.of<events::IllegalMoveCompleted>().empty());
   }
   BoardDriver b("r3k2r/pppppppp/8/8/8/8/PPPPPPPP/R3K2R b KQkq - 0 1");
   b.move("h8", "f8", 1000);
@@ -79,12 +79,12 @@ TEST(Recognition, PromotionDirectTwoStepWithCaptureAndUnderPromotion) {
     BoardDriver b(fen);
     b.move("e7", "e8", 1000);
     b.advance(1700);
-    const GameEvent* pending = b.last(GameEventKind::kIllegalMovePending);
+    const auto* pending = b.last<events::IllegalMovePending>();
     ASSERT_NE(pending, nullptr);
     EXPECT_EQ(pending->reason, IllegalReason::kPromotionIncomplete);
     b.lift("e8", 2000);
     b.put("e8", 'Q', 2300);
-    EXPECT_EQ(b.of(GameEventKind::kIllegalMoveCorrected).size(), 1u);
+    EXPECT_EQ(b.of<events::IllegalMoveCorrected>().size(), 1u);
     b.press(kWhite, 2600);
     EXPECT_EQ(b.completed_ucis(), Strings{"e7e8q"});
   }
@@ -107,7 +107,7 @@ TEST(Recognition, PromotionDirectTwoStepWithCaptureAndUnderPromotion) {
     BoardDriver b(fen);
     b.move("e7", "e8", 1000);
     b.press(kWhite, 1200);
-    const GameEvent* illegal = b.last(GameEventKind::kIllegalMoveCompleted);
+    const auto* illegal = b.last<events::IllegalMoveCompleted>();
     ASSERT_NE(illegal, nullptr);
     EXPECT_EQ(illegal->reason, IllegalReason::kPromotionIncomplete);
     EXPECT_TRUE(b.completed_ucis().empty());
@@ -118,12 +118,12 @@ TEST(Recognition, MoveTakenBackIsWithdrawnAndTheNextMoveRecordsIt) {
   BoardDriver b;
   b.move("e2", "e4", 1000);
   b.move("e4", "e2", 2000);
-  ASSERT_EQ(b.of(GameEventKind::kMoveWithdrawn).size(), 1u);
-  EXPECT_EQ(to_uci(b.last(GameEventKind::kMoveWithdrawn)->move), "e2e4");
+  ASSERT_EQ(b.of<events::MoveWithdrawn>().size(), 1u);
+  EXPECT_EQ(to_uci(b.last<events::MoveWithdrawn>()->move), "e2e4");
   b.move("d2", "d4", 3000);
   b.press(kWhite, 3500);
   EXPECT_EQ(b.completed_ucis(), Strings{"d2d4"});
-  EXPECT_TRUE(b.last(GameEventKind::kMoveCompleted)->taken_back);
+  EXPECT_TRUE(b.last<events::MoveCompleted>()->sighting.taken_back);
 }
 
 TEST(Recognition, HoverAndSlideNeverBecomeTheMove) {
@@ -135,11 +135,11 @@ TEST(Recognition, HoverAndSlideNeverBecomeTheMove) {
   b.lift("g3", 1400);
   b.put("f3", 'N', 1450);
   b.advance(3000);
-  EXPECT_TRUE(b.of(GameEventKind::kIllegalMovePending).empty());
+  EXPECT_TRUE(b.of<events::IllegalMovePending>().empty());
   b.press(kWhite, 3000);
   EXPECT_EQ(b.tentative_ucis(), (Strings{"g1h3", "g1f3"}));
   EXPECT_EQ(b.completed_ucis(), Strings{"g1f3"});
-  EXPECT_TRUE(b.last(GameEventKind::kMoveCompleted)->slid_through);
+  EXPECT_TRUE(b.last<events::MoveCompleted>()->sighting.slid_through);
 }
 
 TEST(Recognition, KnockedPieceAndFlickerAreTransients) {
@@ -150,19 +150,19 @@ TEST(Recognition, KnockedPieceAndFlickerAreTransients) {
   b.lift("b8", 3100);  // knocked onto a neighbour for a while: pending, then corrected
   b.put("b6", 'n', 3200);
   b.advance(3600);
-  ASSERT_EQ(b.of(GameEventKind::kIllegalMovePending).size(), 1u);
-  EXPECT_EQ(b.last(GameEventKind::kIllegalMovePending)->reason, IllegalReason::kWrongSide);
+  ASSERT_EQ(b.of<events::IllegalMovePending>().size(), 1u);
+  EXPECT_EQ(b.last<events::IllegalMovePending>()->reason, IllegalReason::kWrongSide);
   b.lift("b6", 3700);
   b.put("b8", 'n', 3800);
-  EXPECT_EQ(b.of(GameEventKind::kIllegalMoveCorrected).size(), 1u);
+  EXPECT_EQ(b.of<events::IllegalMoveCorrected>().size(), 1u);
   b.lift("a1", 4000);  // flicker
   b.put("a1", 'R', 4030);
   b.move("e2", "e4", 5000);
   b.press(kWhite, 5500);
   EXPECT_EQ(b.completed_ucis(), Strings{"e2e4"});
-  EXPECT_TRUE(b.last(GameEventKind::kMoveCompleted)->piece_missing);
-  EXPECT_TRUE(b.of(GameEventKind::kIllegalMoveCompleted).empty());
-  EXPECT_TRUE(b.of(GameEventKind::kRestoreRequested).empty());
+  EXPECT_TRUE(b.last<events::MoveCompleted>()->sighting.piece_missing);
+  EXPECT_TRUE(b.of<events::IllegalMoveCompleted>().empty());
+  EXPECT_TRUE(b.of<events::RestoreRequested>().empty());
 }
 
 TEST(Recognition, DisarrangedBoardAsksForTheCommittedPosition) {
@@ -170,19 +170,19 @@ TEST(Recognition, DisarrangedBoardAsksForTheCommittedPosition) {
   b.move("a1", "a5", 1000);
   b.move("h2", "h5", 1200);
   b.advance(1700);
-  const GameEvent* pending = b.last(GameEventKind::kIllegalMovePending);
+  const auto* pending = b.last<events::IllegalMovePending>();
   ASSERT_NE(pending, nullptr);
   EXPECT_EQ(pending->reason, IllegalReason::kUnexplained);
   EXPECT_EQ(pending->squares, (std::vector<Square>{kA1, kH2, kA5, kH5}));
-  EXPECT_TRUE(b.of(GameEventKind::kRestoreRequested).empty());
+  EXPECT_TRUE(b.of<events::RestoreRequested>().empty());
   b.advance(4300);
-  const GameEvent* restore = b.last(GameEventKind::kRestoreRequested);
+  const auto* restore = b.last<events::RestoreRequested>();
   ASSERT_NE(restore, nullptr);
-  EXPECT_EQ(restore->at_ms, 4300);
+  EXPECT_EQ(b.last_event<events::RestoreRequested>()->at.count(), 4300);
   EXPECT_EQ(to_fen(restore->position), std::string(kStartFen));
   b.move("a5", "a1", 5000);
   b.move("h5", "h2", 5200);
-  EXPECT_EQ(b.of(GameEventKind::kIllegalMoveCorrected).size(), 1u);
+  EXPECT_EQ(b.of<events::IllegalMoveCorrected>().size(), 1u);
 }
 
 TEST(Recognition, IllegalPendingReasonsThenCompletedWithCount) {
@@ -190,16 +190,16 @@ TEST(Recognition, IllegalPendingReasonsThenCompletedWithCount) {
     BoardDriver b("rnbqk1nr/pppp1ppp/8/4p3/1b1P4/5N2/PPP1PPPP/RNBQKB1R w KQkq - 2 3");
     b.move("f3", "g5", 1000);
     b.advance(1500);
-    ASSERT_NE(b.last(GameEventKind::kIllegalMovePending), nullptr);
-    EXPECT_EQ(b.last(GameEventKind::kIllegalMovePending)->reason, IllegalReason::kKingInCheck);
+    ASSERT_NE(b.last<events::IllegalMovePending>(), nullptr);
+    EXPECT_EQ(b.last<events::IllegalMovePending>()->reason, IllegalReason::kKingInCheck);
     b.press(kWhite, 2000);
-    const GameEvent* done = b.last(GameEventKind::kIllegalMoveCompleted);
+    const auto* done = b.last<events::IllegalMoveCompleted>();
     ASSERT_NE(done, nullptr);
     EXPECT_EQ(done->count, 1);
     EXPECT_EQ(done->from, kF3);
     EXPECT_EQ(done->to, kG5);
     EXPECT_EQ(b.tracker.illegal_count(kWhite), 1);
-    EXPECT_NE(b.last(GameEventKind::kRestoreRequested), nullptr);
+    EXPECT_NE(b.last<events::RestoreRequested>(), nullptr);
     EXPECT_TRUE(b.completed_ucis().empty());
   }
   struct Case {
@@ -216,23 +216,22 @@ TEST(Recognition, IllegalPendingReasonsThenCompletedWithCount) {
     b.move(c.from, c.to, 1000);
     if (std::string(c.to) == "g1") b.move("h1", "f1", 1200);
     b.advance(2000);
-    ASSERT_NE(b.last(GameEventKind::kIllegalMovePending), nullptr) << c.from << c.to;
-    EXPECT_EQ(b.last(GameEventKind::kIllegalMovePending)->reason, c.reason) << c.from << c.to;
+    ASSERT_NE(b.last<events::IllegalMovePending>(), nullptr) << c.from << c.to;
+    EXPECT_EQ(b.last<events::IllegalMovePending>()->reason, c.reason) << c.from << c.to;
   }
 }
 
 TEST(Recognition, PressWithoutMoveIsClassifiedByTheRuleSet) {
   BoardDriver standard;
   standard.press(kWhite, 1000);
-  ASSERT_NE(standard.last(GameEventKind::kClockPressWithoutMove), nullptr);
-  EXPECT_EQ(standard.last(GameEventKind::kClockPressWithoutMove)->classification,
-            PressClass::kIllegal);
-  ASSERT_NE(standard.last(GameEventKind::kIllegalMoveCompleted), nullptr);
-  EXPECT_EQ(standard.last(GameEventKind::kIllegalMoveCompleted)->reason,
+  ASSERT_NE(standard.last<events::ClockPressWithoutMove>(), nullptr);
+  EXPECT_EQ(standard.last<events::ClockPressWithoutMove>()->classification, PressClass::kIllegal);
+  ASSERT_NE(standard.last<events::IllegalMoveCompleted>(), nullptr);
+  EXPECT_EQ(standard.last<events::IllegalMoveCompleted>()->reason,
             IllegalReason::kPressWithoutMove);
   BoardDriver legacy(config_for(kStartFen, "legacy-blitz"));
   legacy.press(kWhite, 1000);
-  EXPECT_EQ(legacy.last(GameEventKind::kClockPressWithoutMove)->classification,
+  EXPECT_EQ(legacy.last<events::ClockPressWithoutMove>()->classification,
             PressClass::kRestartAllowed);
   EXPECT_EQ(legacy.tracker.illegal_count(kWhite), 0);
 }
@@ -285,19 +284,19 @@ TEST(Recognition, ResultGestureIsProposedOnlyWhenStable) {
   b.move("a1", "e4", 1000);
   b.move("h1", "d5", 1200);
   b.advance(1400);  // not yet stable for debounce_ms
-  EXPECT_TRUE(b.of(GameEventKind::kGameEnded).empty());
+  EXPECT_TRUE(b.of<events::GameEnded>().empty());
   b.advance(1700);
-  const GameEvent* ended = b.last(GameEventKind::kGameEnded);
+  const auto* ended = b.last<events::GameEnded>();
   ASSERT_NE(ended, nullptr);
-  EXPECT_EQ(ended->result, "1-0");
-  EXPECT_TRUE(ended->proposed);
-  EXPECT_TRUE(b.of(GameEventKind::kIllegalMovePending).empty());
+  EXPECT_EQ(ended->result, GameResult::kWhiteWins);
+  EXPECT_TRUE(ended->finality == Finality::kProposed);
+  EXPECT_TRUE(b.of<events::IllegalMovePending>().empty());
   EXPECT_TRUE(b.completed_ucis().empty());
   BoardDriver piece;
   piece.put("e4", '1', 1000);
   piece.advance(1400);
-  ASSERT_NE(piece.last(GameEventKind::kGameEnded), nullptr);
-  EXPECT_EQ(piece.last(GameEventKind::kGameEnded)->result, "1/2-1/2");
+  ASSERT_NE(piece.last<events::GameEnded>(), nullptr);
+  EXPECT_EQ(piece.last<events::GameEnded>()->result, GameResult::kDraw);
 }
 
 TEST(Recognition, CheckmateCompletesWithoutAPressOnceStable) {
@@ -307,31 +306,31 @@ TEST(Recognition, CheckmateCompletesWithoutAPressOnceStable) {
   slide.lift("h4", 1500);        // ...and on before game_end_stable_ms
   slide.put("g5", 'q', 1600);
   slide.advance(5000);
-  EXPECT_TRUE(slide.of(GameEventKind::kGameEnded).empty());
+  EXPECT_TRUE(slide.of<events::GameEnded>().empty());
   BoardDriver mate(before_mate);
   mate.move("d8", "h4", 1000);
   mate.advance(2099);
   EXPECT_TRUE(mate.completed_ucis().empty());
   mate.advance(2100);
   ASSERT_EQ(mate.completed_ucis(), Strings{"d8h4"});
-  EXPECT_EQ(mate.last(GameEventKind::kMoveCompleted)->completion, CompletionKind::kGameEnd);
-  EXPECT_EQ(mate.last(GameEventKind::kMoveCompleted)->at_ms, 2100);
-  EXPECT_EQ(mate.last(GameEventKind::kGameEnded)->result, "0-1");
+  EXPECT_EQ(mate.last<events::MoveCompleted>()->completion, CompletionKind::kGameEnd);
+  EXPECT_EQ(mate.last_event<events::MoveCompleted>()->at.count(), 2100);
+  EXPECT_EQ(mate.last<events::GameEnded>()->result, GameResult::kBlackWins);
   EXPECT_TRUE(mate.tracker.ended());
   BoardDriver pressed(before_mate);
   pressed.move("d8", "h4", 1000);
   pressed.press(kBlack, 1300);
-  EXPECT_EQ(pressed.last(GameEventKind::kMoveCompleted)->completion, CompletionKind::kClockPress);
-  EXPECT_EQ(pressed.last(GameEventKind::kGameEnded)->termination, TerminationKind::kCheckmate);
+  EXPECT_EQ(pressed.last<events::MoveCompleted>()->completion, CompletionKind::kClockPress);
+  EXPECT_EQ(pressed.last<events::GameEnded>()->termination, TerminationKind::kCheckmate);
 }
 
 TEST(Recognition, StalemateCompletesWithoutAPress) {
   BoardDriver b("7k/4Q3/6K1/8/8/8/8/8 w - - 0 1");
   b.move("e7", "f7", 1000);
   b.advance(2200);
-  ASSERT_NE(b.last(GameEventKind::kGameEnded), nullptr);
-  EXPECT_EQ(b.last(GameEventKind::kGameEnded)->result, "1/2-1/2");
-  EXPECT_EQ(b.last(GameEventKind::kGameEnded)->termination, TerminationKind::kStalemate);
+  ASSERT_NE(b.last<events::GameEnded>(), nullptr);
+  EXPECT_EQ(b.last<events::GameEnded>()->result, GameResult::kDraw);
+  EXPECT_EQ(b.last<events::GameEnded>()->termination, TerminationKind::kStalemate);
 }
 
 }  // namespace

@@ -76,9 +76,9 @@ class Replayer {
  private:
   void note(const engine::GameEvents& events) {
     for (const auto& e : events) {
-      if (e.kind == engine::GameEventKind::kMoveCompleted)
-        result_.moves.push_back(engine::to_uci(e.move));
-      if (e.kind == engine::GameEventKind::kIllegalMoveCompleted) ++result_.illegal_completed;
+      if (const auto* m = e.get<engine::events::MoveCompleted>())
+        result_.moves.push_back(engine::to_uci(m->move));
+      if (e.is<engine::events::IllegalMoveCompleted>()) ++result_.illegal_completed;
     }
   }
   static daemon::ReplayOptions without_clock() {

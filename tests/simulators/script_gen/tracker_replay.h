@@ -71,12 +71,14 @@ inline TrackerReplay replay_in_tracker(const engine::PgnGame& game,
     t.advance(std::max(*next, last), events);
   }
   for (const engine::GameEvent& e : events) {
-    if (e.kind == engine::GameEventKind::kMoveCompleted)
-      r.completed.push_back(engine::to_uci(e.move));
-    if (e.kind == engine::GameEventKind::kMoveTentative)
-      r.tentative.push_back(engine::to_uci(e.move));
-    if (e.kind == engine::GameEventKind::kIllegalMoveCompleted && r.failure.empty())
-      r.failure = "illegalMoveCompleted at " + std::to_string(e.at_ms) + " ms: " + e.description;
+    if (const auto* m = e.get<engine::events::MoveCompleted>())
+      r.completed.push_back(engine::to_uci(m->move));
+    if (const auto* m = e.get<engine::events::MoveTentative>())
+      r.tentative.push_back(engine::to_uci(m->move));
+    const auto* illegal = e.get<engine::events::IllegalMoveCompleted>();
+    if (illegal && r.failure.empty())
+      r.failure = "illegalMoveCompleted at " + std::to_string(e.at.count()) +
+                  " ms: " + illegal->description;
   }
   r.occupancy = t.recognizer().keys() == engine::MatchKeys::kOccupancy;
   return r;
