@@ -31,14 +31,4 @@ GestureResult detect_result_gesture(const SensedBoard& sensed) {
   return GestureResult::kNone;
 }
 
-const char* gesture_result_text(GestureResult result) {
-  switch (result) {
-    case GestureResult::kWhiteWins: return "1-0";
-    case GestureResult::kBlackWins: return "0-1";
-    case GestureResult::kDraw: return "1/2-1/2";
-    case GestureResult::kNone: break;
-  }
-  return "";
-}
-
 }  // namespace eboard::engine

@@ -20,7 +20,5 @@ namespace eboard::engine {
 enum class GestureResult : std::uint8_t { kNone, kWhiteWins, kBlackWins, kDraw };
 
 GestureResult detect_result_gesture(const SensedBoard& sensed);
-// "1-0", "0-1", "1/2-1/2" ("" for kNone).
-const char* gesture_result_text(GestureResult result);
 
 }  // namespace eboard::engine
