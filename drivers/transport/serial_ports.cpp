@@ -35,6 +35,14 @@ PortInfo describe_sp_port(sp_port* port) {
   return info;
 }
 
+class SystemSerialPorts final : public SerialPorts {
+ public:
+  std::string name() const override { return "libserialport"; }
+  std::vector<PortInfo> ports() override { return list_serial_ports(); }
+  int hotplug_fd() const override { return -1; }
+  std::vector<UsbEvent> take_events() override { return {}; }
+};
+
 bool is_dgt_usb_id(const PortInfo& port) {
   return port.usb_vendor_id == dgt::kUsbVendorId && port.usb_product_id == dgt::kUsbProductId;
 }
@@ -50,6 +58,15 @@ std::vector<PortInfo> list_serial_ports() {
   std::sort(ports.begin(), ports.end(),
             [](const PortInfo& a, const PortInfo& b) { return a.path < b.path; });
   return ports;
+}
+
+std::unique_ptr<SerialPorts> make_system_serial_ports() {
+  return std::make_unique<SystemSerialPorts>();
+}
+
+std::string emulated_serial_file(std::uint16_t vendor, std::uint16_t product,
+                                 const std::string& serial) {
+  return emulated_device_file(vendor, product, serial, kTtySuffix);
 }
 
 std::vector<PortInfo> dgt_candidates(const std::vector<PortInfo>& ports) {

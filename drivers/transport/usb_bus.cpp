@@ -6,24 +6,29 @@
 namespace eboard::drivers {
 
 std::string emulated_device_file(std::uint16_t vendor, std::uint16_t product,
-                                 const std::string& serial) {
+                                 const std::string& serial, std::string_view suffix) {
   char ids[16];
   std::snprintf(ids, sizeof ids, "%04x-%04x-", vendor, product);
-  return ids + serial + ".hid";
+  return ids + serial + std::string(suffix);
 }
 
-std::optional<UsbDeviceInfo> parse_emulated_device_file(const std::string& file) {
+std::optional<UsbDeviceInfo> parse_emulated_device_file(const std::string& file,
+                                                        std::string_view suffix) {
+  constexpr std::size_t kIds = 10;  // "2d80-8001-"
   unsigned vendor = 0;
   unsigned product = 0;
   int consumed = 0;
-  if (file.size() < 15 || file.substr(file.size() - 4) != ".hid") return std::nullopt;
-  if (std::sscanf(file.c_str(), "%4x-%4x-%n", &vendor, &product, &consumed) != 2 || consumed != 10)
+  if (file.size() < kIds + 1 + suffix.size() ||
+      std::string_view(file).substr(file.size() - suffix.size()) != suffix)
+    return std::nullopt;
+  if (std::sscanf(file.c_str(), "%4x-%4x-%n", &vendor, &product, &consumed) != 2 ||
+      consumed != static_cast<int>(kIds))
     return std::nullopt;
   UsbDeviceInfo info;
   info.location = "emulated:" + file;
   info.vendor_id = static_cast<std::uint16_t>(vendor);
   info.product_id = static_cast<std::uint16_t>(product);
-  info.serial = file.substr(10, file.size() - 14);
+  info.serial = file.substr(kIds, file.size() - kIds - suffix.size());
   info.product = "emulated device";
   return info;
 }

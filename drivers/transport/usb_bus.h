@@ -19,6 +19,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -57,10 +58,13 @@ std::unique_ptr<UsbBus> make_libusb_bus(std::string& error);
 // The emulated bus in `directory` (created if missing).
 std::unique_ptr<UsbBus> make_emulated_bus(const std::string& directory, std::string& error);
 
-// The emulated bus's file name for a device ("2d80-8001-SERIAL.hid") and back.
+// The emulated bus's file name for a device ("2d80-8001-SERIAL.hid") and back. The
+// emulated serial ports (serial_ports.h) use the same names with the suffix ".tty".
+inline constexpr const char* kHidSuffix = ".hid";
 std::string emulated_device_file(std::uint16_t vendor, std::uint16_t product,
-                                 const std::string& serial);
-std::optional<UsbDeviceInfo> parse_emulated_device_file(const std::string& file);
+                                 const std::string& serial, std::string_view suffix = kHidSuffix);
+std::optional<UsbDeviceInfo> parse_emulated_device_file(const std::string& file,
+                                                        std::string_view suffix = kHidSuffix);
 
 // The length of the message at the start of `bytes` by its length byte (bytes[1] + 2),
 // at most bytes.size().
