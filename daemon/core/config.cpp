@@ -53,6 +53,10 @@ po::options_description describe_options() {
     ("usb-emulator", po::value<std::string>()->value_name("DIR"),
      "use the emulated USB bus in DIR (`eboard-sim chessnut --usb-bus DIR`) instead of "
      "libusb; for tests and demonstrations")
+    ("serial-emulator", po::value<std::string>()->value_name("DIR"),
+     "find `auto` boards' serial ports among the emulated USB-serial ports in DIR "
+     "(`eboard-sim dgt|chesslink|certabo --serial-bus DIR`) instead of the system's; for "
+     "tests and demonstrations")
     ("rules", po::value<std::string>()->value_name("NAME"),
      "rule set of docs/rules.md §2 (fide-standard, fide-rapid, fide-blitz, legacy-blitz, "
      "semilampo-15, pskov-blitz); default fide-standard")
@@ -319,6 +323,7 @@ std::optional<std::string> fill_daemon_options(const po::variables_map& vm, Daem
   c.runtime_dir = get<std::string>(vm, "runtime-dir").value_or("");
   if (auto error = fill_limits(vm, c)) return error;
   c.usb_emulator = get<std::string>(vm, "usb-emulator").value_or("");
+  c.serial_emulator = get<std::string>(vm, "serial-emulator").value_or("");
   if (vm.count("board-lights")) c.board_lights = vm["board-lights"].as<std::vector<std::string>>();
   for (const auto& name : c.board_lights) {
     if (name != "all" && !names.count(name)) return "--board-lights: no board '" + name + "'";

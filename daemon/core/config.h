@@ -71,9 +71,10 @@ struct DaemonConfig {
   std::string control_token;  // read from --control-token-file; "" = no TCP control
   double demo_speed = 10.0;
   double sim_speed = 1.0;
-  std::string sim_program;                // "" = eboard-sim next to eboardd
-  std::string runtime_dir;                // where sim: boards' pty links live
-  std::string usb_emulator;               // --usb-emulator DIR: the emulated USB bus; "" = libusb
+  std::string sim_program;      // "" = eboard-sim next to eboardd
+  std::string runtime_dir;      // where sim: boards' pty links live
+  std::string usb_emulator;     // --usb-emulator DIR: the emulated USB bus; "" = libusb
+  std::string serial_emulator;  // --serial-emulator DIR: emulated serial ports; "" = the system's
   std::vector<std::string> board_lights;  // --board-lights: board names, or "all"
   std::size_t consumer_queue_bytes = std::size_t{4} << 20;
   ConnectionLimits limits;

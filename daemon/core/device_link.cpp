@@ -217,8 +217,8 @@ bool DeviceLink::try_candidates() {
     if (lister_) {
       candidates_ = lister_();
     } else {
-      for (const auto& port : drivers::serial_candidates(drivers::list_serial_ports(), info_->usb,
-                                                         info_->probe_others)) {
+      const auto ports = options_.serial ? options_.serial->ports() : drivers::list_serial_ports();
+      for (const auto& port : drivers::serial_candidates(ports, info_->usb, info_->probe_others)) {
         // A family without its own serial number is picked by the USB adapter's.
         if (!info_->device_names_serial && !wanted_adapter(port.usb_serial)) continue;
         candidates_.push_back(port.path);
@@ -274,7 +274,8 @@ void DeviceLink::try_connect() {
 }
 
 void DeviceLink::schedule_reconnect(bool found_nothing) {
-  const bool hotplug = options_.usb && options_.usb->hotplug_fd() >= 0;
+  const bool hotplug = (options_.usb && options_.usb->hotplug_fd() >= 0) ||
+                       (options_.serial && options_.serial->hotplug_fd() >= 0);
   reconnect_at_ = clock_.now() +
                   (found_nothing && hotplug
                        ? std::chrono::duration_cast<SteadyTime::duration>(kSafetyRescan)

@@ -25,10 +25,11 @@
 // after a reconnect is taken with a warning naming both serial numbers.
 //
 // Hot-plug: with a USB bus that reports arrivals and
-// departures (usb_bus.h), a board that is not there is looked for again when a device
-// arrives (after a moment for a serial port, whose tty appears after the USB device),
-// not on a timer; only where there is no hot-plug, and for fixed paths, the backoff
-// timer retries. A USB board that leaves is detached at once.
+// departures (usb_bus.h), or emulated serial ports that do (serial_ports.h), a board that
+// is not there is looked for again when a device arrives (after a moment for a serial
+// port, whose tty appears after the USB device), not on a timer; only where there is no
+// hot-plug, and for fixed paths, the backoff timer retries. A USB board that leaves is
+// detached at once; a serial one when its tty reads as hung up.
 //
 // A failure here is this board's alone: every error ends in "disconnected, retrying".
 #pragma once
@@ -50,6 +51,7 @@
 #include "drivers/decoder.h"
 #include "drivers/factory.h"
 #include "drivers/reconnect.h"
+#include "drivers/transport/serial_ports.h"
 #include "drivers/transport/transport.h"
 #include "drivers/transport/usb_bus.h"
 
@@ -74,6 +76,8 @@ struct LinkOptions {
   // emulated clock's pace. Only the game's time line is scaled; link timeouts stay real.
   double time_scale = 1.0;
   drivers::UsbBus* usb = nullptr;  // the daemon's bus (libusb or emulated); may be null
+  // Where `auto` finds serial ports (libserialport or emulated); null: libserialport.
+  drivers::SerialPorts* serial = nullptr;
   // Where a board's calibration is kept (Certabo), as DIR/BOARD.calibration; "" = nowhere.
   std::string state_dir;
 };
@@ -91,7 +95,7 @@ class DeviceLink {
   DeviceLink(boost::asio::io_context& io, const Clock& clock, SteadyTime epoch,
              drivers::BoardSpec spec, BoardSession& session, Log log, double time_scale = 1.0)
       : DeviceLink(io, clock, epoch, std::move(spec), session, std::move(log),
-                   LinkOptions{time_scale, nullptr, ""}) {}
+                   LinkOptions{time_scale, nullptr, nullptr, ""}) {}
   ~DeviceLink();
   DeviceLink(const DeviceLink&) = delete;
   DeviceLink& operator=(const DeviceLink&) = delete;

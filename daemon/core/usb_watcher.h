@@ -2,6 +2,9 @@
 // listens - each board's DeviceLink - on the event loop. With hot-plug support the bus's
 // fd is watched, so nothing happens until a device comes or goes; without it the bus is
 // rescanned every kRescan and each rescan compared with the last (UsbRescan).
+// Emulated serial ports (drivers/transport/serial_ports.h) come and go the same way and
+// are watched the same way; a source of ports without events of its own (libserialport)
+// is not watched: its ports arrive with their USB devices.
 #pragma once
 
 #include <boost/asio/io_context.hpp>
@@ -11,6 +14,7 @@
 #include <optional>
 #include <vector>
 
+#include "drivers/transport/serial_ports.h"
 #include "drivers/transport/usb_bus.h"
 
 namespace eboard::daemon {
@@ -21,6 +25,7 @@ class UsbWatcher {
   static constexpr std::chrono::seconds kRescan{2};
 
   UsbWatcher(boost::asio::io_context& io, drivers::UsbBus& bus, Handler handler);
+  UsbWatcher(boost::asio::io_context& io, drivers::SerialPorts& ports, Handler handler);
   ~UsbWatcher();
   UsbWatcher(const UsbWatcher&) = delete;
   UsbWatcher& operator=(const UsbWatcher&) = delete;
@@ -30,7 +35,8 @@ class UsbWatcher {
   void wait();
   void rescan_later();
 
-  drivers::UsbBus& bus_;
+  std::function<std::vector<drivers::UsbEvent>()> take_events_;
+  std::function<std::vector<drivers::UsbDeviceInfo>()> devices_;  // null: no rescans
   Handler handler_;
   std::optional<boost::asio::posix::stream_descriptor> stream_;
   boost::asio::steady_timer timer_;

@@ -67,7 +67,15 @@ std::optional<Found> probe(const drivers::DriverInfo& info, const std::string& p
 
 int run_list(const DumpOptions& options, std::ostream& lines, std::ostream& log) {
   std::size_t boards = 0;
-  const auto ports = drivers::list_serial_ports();
+  std::string error;
+  auto source = options.serial_emulator.empty()
+                    ? drivers::make_system_serial_ports()
+                    : drivers::make_emulated_serial_ports(options.serial_emulator, error);
+  if (!source) {
+    log << "eboard-dump: " << error << "\n";
+    return 2;
+  }
+  const auto ports = source->ports();
   std::vector<std::string> taken;
   for (const auto& info : drivers::all_drivers()) {
     if (info.transport != drivers::TransportKind::kSerial) continue;
@@ -83,7 +91,6 @@ int run_list(const DumpOptions& options, std::ostream& lines, std::ostream& log)
             << drivers::describe_port(port) << ")\n";
     }
   }
-  std::string error;
   auto bus = options.usb_emulator.empty() ? drivers::make_libusb_bus(error)
                                           : drivers::make_emulated_bus(options.usb_emulator, error);
   if (!bus) log << "eboard-dump: " << error << " (USB boards not listed)\n";

@@ -144,15 +144,27 @@ int run_dump(const DumpOptions& options, std::ostream& lines, std::ostream& log)
   bus = options.usb_emulator.empty() ? drivers::make_libusb_bus(error)
                                      : drivers::make_emulated_bus(options.usb_emulator, error);
   if (!bus && !error.empty()) log << "eboard-dump: " << error << " (no USB boards)\n";
+  std::unique_ptr<drivers::SerialPorts> serial_ports;
+  if (!options.serial_emulator.empty()) {
+    serial_ports = drivers::make_emulated_serial_ports(options.serial_emulator, error);
+    if (!serial_ports) {
+      log << "eboard-dump: " << error << "\n";
+      return 2;
+    }
+  }
   LinkOptions link_options;
   link_options.usb = bus.get();
+  link_options.serial = serial_ports.get();
   link_options.state_dir = options.state_dir;
   DeviceLink link(
       io, clock, clock.now(), options.spec, printer,
       [&log](LogLevel, const std::string& line) { log << "eboard-dump: " << line << "\n"; },
       link_options);
   std::optional<UsbWatcher> watcher;
-  if (bus) watcher.emplace(io, *bus, [&link](const auto& events) { link.on_usb_events(events); });
+  const auto hotplug = [&link](const auto& events) { link.on_usb_events(events); };
+  if (bus) watcher.emplace(io, *bus, hotplug);
+  std::optional<UsbWatcher> serial_watcher;
+  if (serial_ports) serial_watcher.emplace(io, *serial_ports, hotplug);
   asio::signal_set signals(io, SIGINT, SIGTERM);
   signals.async_wait([&io](const boost::system::error_code& e, int) {
     if (!e) io.stop();

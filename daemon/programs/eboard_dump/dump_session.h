@@ -22,6 +22,7 @@ struct DumpOptions {
   drivers::BoardSpec spec;
   std::optional<std::chrono::milliseconds> duration;  // --seconds
   std::string usb_emulator;                           // --usb-emulator DIR
+  std::string serial_emulator;                        // --serial-emulator DIR
   std::string state_dir;                              // --state-dir DIR (calibrations)
   bool recalibrate = false;                           // --recalibrate (Certabo)
 };

@@ -10,8 +10,8 @@
 namespace {
 constexpr const char* kUsage =
     "usage: eboard-dump DRIVER:DEVICE[,KEY=VALUE...] [--seconds N] [--usb-emulator DIR]\n"
-    "                   [--state-dir DIR] [--recalibrate]\n"
-    "       eboard-dump --list [--usb-emulator DIR]\n"
+    "                   [--serial-emulator DIR] [--state-dir DIR] [--recalibrate]\n"
+    "       eboard-dump --list [--usb-emulator DIR] [--serial-emulator DIR]\n"
     "Opens one board (e.g. dgt:/dev/ttyACM0, dgt:auto,serial=24680, chesslink:auto,\n"
     "chessnut:usb, certabo:/dev/ttyUSB0) the way eboardd does, prints its identity on stderr\n"
     "and what it reports as sensor-script lines on stdout (seconds since start). Reconnects\n"
@@ -19,6 +19,8 @@ constexpr const char* kUsage =
     "  --list              print every board found: family, port, serial number\n"
     "  --seconds N         stop after N seconds\n"
     "  --usb-emulator DIR  read the emulated USB bus of `eboard-sim chessnut` instead of libusb\n"
+    "  --serial-emulator DIR  find serial ports among the emulated ones of\n"
+    "                      `eboard-sim dgt|chesslink|certabo --serial-bus DIR`\n"
     "  --state-dir DIR     keep a Certabo board's calibration (DIR/dump.calibration)\n"
     "  --recalibrate       learn the calibration again from the next start position\n"
     "  --version           print the version and exit\n";
@@ -52,9 +54,11 @@ int main(int argc, char** argv) {
       }
       options.duration = std::chrono::milliseconds(static_cast<long>(seconds * 1000));
       ++i;
-    } else if (arg == "--usb-emulator" || arg == "--state-dir") {
+    } else if (arg == "--usb-emulator" || arg == "--serial-emulator" || arg == "--state-dir") {
       if (!has_value) return bad(arg + " needs a directory");
-      (arg == "--usb-emulator" ? options.usb_emulator : options.state_dir) = argv[++i];
+      (arg == "--usb-emulator"      ? options.usb_emulator
+       : arg == "--serial-emulator" ? options.serial_emulator
+                                    : options.state_dir) = argv[++i];
     } else if (arg == "--list") {
       list = true;
     } else if (arg == "--recalibrate") {

@@ -130,6 +130,7 @@ struct LinkContext {
   drivers::UsbBus* usb = nullptr;
   PortClaims& ports;
   DeviceLink::Log log;
+  drivers::SerialPorts* serial = nullptr;  // --serial-emulator's ports; null: the system's
 };
 
 // Each board's link (a sim: board's emulator started first), not yet started.
@@ -146,6 +147,7 @@ std::optional<Error> make_links(std::vector<Board>& boards, const DaemonConfig& 
     LinkOptions options;
     options.time_scale = board.sim && emulator.speed > 0 ? emulator.speed : 1.0;
     options.usb = context.usb;
+    options.serial = context.serial;
     options.state_dir = config.journal_dir;
     // A resumed game's time line goes on from the journal's (BoardSession::resume_at).
     const std::chrono::duration<double, std::milli> resumed(
@@ -309,18 +311,29 @@ int run_daemon(const DaemonConfig& original, const Clock& clock, int events_fd, 
 
   // The USB bus: hot-plug for boards found by serial number, and the Chessnut's HID link.
   std::unique_ptr<drivers::UsbBus> usb_bus = open_usb_bus(config, logger);
-  const LinkContext links{
-      io,    clock,
-      epoch, usb_bus.get(),
-      ports, [&logger](LogLevel level, const std::string& line) {
-                            logger.log(level, line); }};
-  if (auto error = make_links(boards, config, emulator, links)) return fail(error->message);
-  std::optional<UsbWatcher> usb_watcher;
-  if (usb_bus) {
-    usb_watcher.emplace(io, *usb_bus, [&boards](const std::vector<drivers::UsbEvent>& events) {
-      for (auto& board : boards) board.link->on_usb_events(events);
-    });
+  // --serial-emulator: `auto` finds its ports there, and sees them come and go.
+  std::unique_ptr<drivers::SerialPorts> serial_ports;
+  if (!config.serial_emulator.empty()) {
+    std::string error;
+    serial_ports = drivers::make_emulated_serial_ports(config.serial_emulator, error);
+    if (!serial_ports) return fail(error);
   }
+  const LinkContext links{
+      io,
+      clock,
+      epoch,
+      usb_bus.get(),
+      ports,
+      [&logger](LogLevel level, const std::string& line) { logger.log(level, line); },
+      serial_ports.get()};
+  if (auto error = make_links(boards, config, emulator, links)) return fail(error->message);
+  const auto hotplug = [&boards](const std::vector<drivers::UsbEvent>& events) {
+    for (auto& board : boards) board.link->on_usb_events(events);
+  };
+  std::optional<UsbWatcher> usb_watcher;
+  if (usb_bus) usb_watcher.emplace(io, *usb_bus, hotplug);
+  std::optional<UsbWatcher> serial_watcher;
+  if (serial_ports) serial_watcher.emplace(io, *serial_ports, hotplug);
   std::unique_ptr<BoardLights> lights = make_lights(io, clock, config, boards);
   if (lights) hub.add_listener(lights.get());
 
