@@ -1,4 +1,5 @@
-// `eboard-sim dgt --link PATH [--speed X] [faults...] SCRIPT` (docs/interfaces.md §2).
+// `eboard-sim dgt --link PATH | --serial-bus DIR [--speed X] [faults...] SCRIPT`
+// (docs/interfaces.md §2).
 //
 // One poll loop: the pty master, a signalfd, and timers computed from the script. With
 // --speed X > 0 script time runs X times wall time from the moment the host first puts
@@ -19,6 +20,7 @@
 #include <iostream>
 #include <string>
 
+#include "drivers/dgt/dgt_protocol.h"
 #include "engine/clock/time_control.h"
 #include "engine/rules/rule_params.h"
 #include "engine/rules/rule_set.h"
@@ -27,6 +29,7 @@
 #include "simulators/dgt/pty_link.h"
 #include "simulators/emulator/run_emulator.h"
 #include "simulators/emulator/run_options.h"
+#include "simulators/emulator/serial_bus.h"
 #include "simulators/script/script_header.h"
 #include "simulators/script/script_reader.h"
 #include "simulators/script/script_writer.h"
@@ -38,13 +41,17 @@ using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
 constexpr const char* kUsage =
-    "usage: eboard-sim dgt --link PATH [--speed X] [--white left|right] [--turned]\n"
+    "usage: eboard-sim dgt --link PATH | --serial-bus DIR [--usb-id VVVV:PPPP]\n"
+    "                      [--speed X] [--white left|right] [--turned]\n"
     "                      [--garbage N] [--drop N] [--corrupt-clock N] [--split] [--delay MS]\n"
     "                      [--hangup-at SECONDS [--hangup-for SECONDS]] [--seed S]\n"
     "                      [--serial DIGITS] [--no-clock] [--linger SECONDS] [--verbose]\n"
     "                      [--rules NAME] [--clock TC] [--param NAME=VALUE]... SCRIPT\n"
     "Emulates a DGT board with a DGT 3000 clock on a pseudo-terminal linked at PATH,\n"
-    "playing the sensor script SCRIPT ('-' for standard input). --speed 0 plays as fast as\n"
+    "playing the sensor script SCRIPT ('-' for standard input). --serial-bus plugs it in as\n"
+    "an emulated USB-serial port in DIR instead (eboardd --serial-emulator DIR), with the\n"
+    "board's --serial as its USB serial number and the USB id 04d8:000a (or --usb-id).\n"
+    "--serial sets the board's serial number (default 24680). --speed 0 plays as fast as\n"
     "the host reads. Faults: --garbage N adds random bytes after every N-th message, --drop N\n"
     "drops a byte of every N-th message, --corrupt-clock N damages one data byte of every\n"
     "N-th clock message, --split delivers one byte at a time, --delay MS\n"
@@ -56,6 +63,7 @@ constexpr const char* kUsage =
 
 struct Options {
   std::string link;
+  SerialBus bus{"", "", drivers::dgt::kUsbVendorId, drivers::dgt::kUsbProductId, false};
   std::string script;
   double speed = 1.0;
   DgtEmulatorOptions emulator;
@@ -90,6 +98,14 @@ std::string parse_options(int argc, char** argv, Options& o) {
       return true;
     };
     double number = 0;
+    std::string bus_error;
+    if (arg != "--serial") {
+      if (const int taken = take_serial_bus_option(argc, argv, i, o.bus, bus_error)) {
+        if (taken < 0) return bus_error;
+        i += taken - 1;
+        continue;
+      }
+    }
     if (arg == "--link" && i + 1 < argc) {
       o.link = argv[++i];
     } else if (arg == "--speed") {
@@ -152,7 +168,10 @@ std::string parse_options(int argc, char** argv, Options& o) {
       return "only one SCRIPT";
     }
   }
-  if (o.link.empty()) return "--link PATH is required";
+  o.bus.serial = o.emulator.serial;  // the board's own serial number, on its USB descriptor
+  std::string error;
+  o.link = pty_link_path(o.link, o.bus, error);
+  if (!error.empty()) return error;
   if (o.script.empty()) return "a SCRIPT is required";
   return "";
 }
