@@ -152,6 +152,8 @@ void DeviceLink::report_failure(const std::string& detail) {
 void DeviceLink::attach(drivers::TransportPtr port) {
   port_ = std::move(port);
   stream_.emplace(io_, port_->fd());
+  ++opened_;
+  reading_ = false;
   device_path_ = port_->name();
   unsent_.clear();
   writing_ = false;
@@ -323,12 +325,20 @@ void DeviceLink::lose(const std::string& reason) {
   rearm_timer();
 }
 
+// One read wait per port at a time. A port can be replaced from inside its own read (a
+// probe dropped, the next candidate opened): the new port's wait is armed by attach(),
+// and on_readable() must not arm a second, whose read would find nothing - which a tty
+// with VMIN 0 reports as end of file, a hang-up.
 void DeviceLink::wait_readable() {
-  if (!stream_) return;
-  stream_->async_wait(asio::posix::stream_descriptor::wait_read, [this](const error_code& error) {
-    if (error || !port_) return;
-    on_readable();
-  });
+  if (!stream_ || reading_) return;
+  reading_ = true;
+  stream_->async_wait(asio::posix::stream_descriptor::wait_read,
+                      [this, opened = opened_](const error_code& error) {
+                        if (opened != opened_) return;  // a port closed since
+                        reading_ = false;
+                        if (error || !port_) return;
+                        on_readable();
+                      });
 }
 
 void DeviceLink::wait_writable() {

@@ -174,6 +174,8 @@ class DeviceLink {
   boost::asio::steady_timer timer_;
   std::vector<std::uint8_t> unsent_;
   bool writing_ = false;
+  bool reading_ = false;      // a read wait is armed on the port
+  std::uint64_t opened_ = 0;  // ports attached so far: a wait for an older one is stale
   std::optional<SteadyTime> reconnect_at_;
   bool failure_reported_ = false;
   bool stopped_ = false;

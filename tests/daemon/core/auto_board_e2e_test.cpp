@@ -195,6 +195,20 @@ TEST_F(AutoBoardTest, AnAutoBoardLeavesTheBoardANamedSerialIsFor) {
   EXPECT_FALSE(any.link->connected());
 }
 
+// A board of another serial number probed first is dropped and the next port probed at
+// once, from inside the read of the first: that port is read by one wait, not by the one
+// left behind as well (whose read finds nothing, which a tty gives as a hang-up).
+TEST_F(AutoBoardTest, TheNamedBoardIsTakenAfterAnotherIsPassedOver) {
+  plug("11111");
+  PluggedBoard& wanted = plug("22222");
+  AutoBoard& named = add_board("named", "22222");
+  named.link->start();
+  ASSERT_TRUE(serve_until([&] { return !named.last(v1::DEVICE_STATE_CONNECTED).empty(); }))
+      << named.last(v1::DEVICE_STATE_DISCONNECTED);
+  EXPECT_EQ(named.last(v1::DEVICE_STATE_CONNECTED).rfind(wanted.path + ":", 0), 0u)
+      << named.last(v1::DEVICE_STATE_CONNECTED);
+}
+
 // Probing is per family (each speaks its own handshake), the ports are shared: the DGT
 // link and the ChessLink link each end on the board of their family, whichever port
 // either probed first.
