@@ -40,6 +40,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -187,6 +188,7 @@ class DeviceLink {
   std::string device_path_;
   std::optional<std::string> known_serial_;  // the serial number the board on it named
   std::string refusal_logged_;
+  std::set<std::string> passed_over_logged_;  // candidates of other serial numbers, logged
   std::optional<SteadyTime> wake_;
   PortClaims own_claims_;
   PortClaims* claims_ = &own_claims_;

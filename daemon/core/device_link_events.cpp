@@ -56,8 +56,15 @@ DeviceLink::Next DeviceLink::handle_info(const drivers::DeviceInfo& info,
   const bool serial = info.kind == drivers::InfoKind::kSerial;
   if (probing_ && serial) {
     if (!wanted_serial(info.text)) {
-      lose("serial " + info.text +
-           (spec_.serial ? " is not " + *spec_.serial : " is another board's"));
+      const std::string why = "serial " + info.text +
+                              (spec_.serial ? " is not " + *spec_.serial : " is another board's");
+      // Why a board that is plugged in is not taken; once per port and serial number, not
+      // at every rescan.
+      const std::string passed_over = device_path_ + ": " + why + ": passed over";
+      if (passed_over_logged_.insert(passed_over).second) {
+        log_(LogLevel::kInfo, "board " + listener_.board_id() + ": " + passed_over);
+      }
+      lose(why);
       return Next::kDropped;
     }
     // Found: start over on this port so the listener sees a fresh handshake and dump.
