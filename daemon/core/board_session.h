@@ -176,6 +176,11 @@ class BoardSession {
   void keep_white_side(const eboard::v1::NewGame& command);
   void keep_learned_side(const BoardState& journal_state);
   eboard::v1::Ack run_action(const eboard::v1::Command& command, Millis now);
+  // The commands the session carries out itself rather than as an operator action.
+  eboard::v1::Ack set_result(const eboard::v1::SetResult& command, Millis now);
+  eboard::v1::Ack restore_position(const eboard::v1::RestorePosition& command, Millis now);
+  eboard::v1::Ack promotion_choice(const eboard::v1::PromotionChoice& command, Millis now);
+  eboard::v1::Ack set_clock(const eboard::v1::SetClock& command, Millis now);
 
   std::string board_id_;
   GameSetup setup_;

@@ -3,6 +3,7 @@
 // actions and answered with an ack (the proposals a ruling may name:
 // board_session_proposals.cpp).
 #include <algorithm>
+#include <variant>
 
 #include "daemon/core/board_session.h"
 #include "engine/board/fen.h"
@@ -54,6 +55,54 @@ std::optional<engine::ClaimKind> player_claim_of(v1::ClaimKind kind) {
   return engine::ClaimKind(int(kind) - 1);
 }
 
+// A command the tracker carries out as an operator action (docs/interfaces.md §4), or the
+// ack that refuses it for a missing or impossible field.
+using MappedAction = std::variant<engine::OperatorAction, v1::Ack>;
+MappedAction operator_action_of(const v1::Command& c) {
+  using K = engine::OperatorAction::Kind;
+  engine::OperatorAction a;
+  const auto with_side = [&a](v1::Side side, const char* field, K kind) -> MappedAction {
+    const auto color = color_of(side);
+    if (!color) {
+      return ack(v1::ACK_ERROR_INVALID_ARGUMENT,
+                 std::string(field) + ": must be SIDE_WHITE or SIDE_BLACK");
+    }
+    a.side = *color;
+    a.kind = kind;
+    return a;
+  };
+  switch (c.action_case()) {
+    case v1::Command::kAddTime:
+      a.amount = Millis(c.add_time().delta_ms());
+      return with_side(c.add_time().side(), "add_time.side", K::kAddTime);
+    case v1::Command::kPause: a.kind = K::kPause; return a;
+    case v1::Command::kResume: a.kind = K::kResume; return a;
+    case v1::Command::kResign: return with_side(c.resign().side(), "resign.side", K::kResign);
+    case v1::Command::kDrawAgreed: a.kind = K::kDrawAgreed; return a;
+    case v1::Command::kTwoHands:
+      return with_side(c.two_hands().side(), "two_hands.side", K::kTwoHands);
+    case v1::Command::kInfraction:
+      return with_side(c.infraction().side(), "infraction.side", K::kInfraction);
+    case v1::Command::kClaim: {
+      const std::optional<engine::ClaimKind> kind = player_claim_of(c.claim().kind());
+      if (!kind) {
+        return ack(v1::ACK_ERROR_INVALID_ARGUMENT, "claim.kind: not a claim a player can make");
+      }
+      a.claim = *kind;
+      a.uci = c.claim().intended_uci();
+      return with_side(c.claim().side(), "claim.side", K::kClaim);
+    }
+    case v1::Command::kRuling:
+      if (c.ruling().decision() == v1::RULING_DECISION_UNSPECIFIED) {
+        return ack(v1::ACK_ERROR_INVALID_ARGUMENT, "ruling.decision: must be ACCEPT or REJECT");
+      }
+      a.kind = K::kRuling;
+      a.accept = c.ruling().decision() == v1::RULING_DECISION_ACCEPT;
+      if (c.ruling().seq() != 0) a.seq = c.ruling().seq();
+      return a;
+    default: return ack(v1::ACK_ERROR_UNSUPPORTED, "unknown command action");
+  }
+}
 }  // namespace
 
 std::optional<drivers::ClockSetAndRun> BoardSession::clock_setting(Millis now) const {
@@ -108,7 +157,6 @@ v1::Ack BoardSession::command(const v1::Command& command, Millis now) {
 }
 
 v1::Ack BoardSession::run_action(const v1::Command& c, Millis now) {
-  using K = engine::OperatorAction::Kind;
   if (c.action_case() == v1::Command::kNewGame) {
     if (auto error = new_game(c.new_game(), now)) {
       return ack(v1::ACK_ERROR_INVALID_ARGUMENT, "new_game: " + error->message);
@@ -121,119 +169,80 @@ v1::Ack BoardSession::run_action(const v1::Command& c, Millis now) {
   if (!tracker_ || !(tracker_->started() || resumed_)) {
     return ack(v1::ACK_ERROR_REJECTED, "board " + board_id_ + " has no game in progress");
   }
-  engine::GameEvents out;
-  engine::OperatorAction a;
-  const auto need_side = [&](v1::Side side, const char* field) -> std::optional<v1::Ack> {
-    const auto color = color_of(side);
-    if (!color) {
-      return ack(v1::ACK_ERROR_INVALID_ARGUMENT,
-                 std::string(field) + ": must be SIDE_WHITE or SIDE_BLACK");
-    }
-    a.side = *color;
-    return std::nullopt;
-  };
   switch (c.action_case()) {
-    case v1::Command::kAddTime:
-      if (auto bad = need_side(c.add_time().side(), "add_time.side")) return *bad;
-      a.kind = K::kAddTime;
-      a.amount = Millis(c.add_time().delta_ms());
-      break;
-    case v1::Command::kPause: a.kind = K::kPause; break;
-    case v1::Command::kResume: a.kind = K::kResume; break;
-    case v1::Command::kResign:
-      if (auto bad = need_side(c.resign().side(), "resign.side")) return *bad;
-      a.kind = K::kResign;
-      break;
-    case v1::Command::kDrawAgreed: a.kind = K::kDrawAgreed; break;
-    case v1::Command::kTwoHands:
-      if (auto bad = need_side(c.two_hands().side(), "two_hands.side")) return *bad;
-      a.kind = K::kTwoHands;
-      break;
-    case v1::Command::kInfraction:
-      if (auto bad = need_side(c.infraction().side(), "infraction.side")) return *bad;
-      a.kind = K::kInfraction;
-      break;
-    case v1::Command::kClaim: {
-      if (auto bad = need_side(c.claim().side(), "claim.side")) return *bad;
-      const std::optional<engine::ClaimKind> kind = player_claim_of(c.claim().kind());
-      if (!kind)
-        return ack(v1::ACK_ERROR_INVALID_ARGUMENT, "claim.kind: not a claim a player can make");
-      a.kind = K::kClaim;
-      a.claim = *kind;
-      a.uci = c.claim().intended_uci();
-      break;
-    }
-    case v1::Command::kRuling:
-      if (c.ruling().decision() == v1::RULING_DECISION_UNSPECIFIED) {
-        return ack(v1::ACK_ERROR_INVALID_ARGUMENT, "ruling.decision: must be ACCEPT or REJECT");
-      }
-      a.kind = K::kRuling;
-      a.accept = c.ruling().decision() == v1::RULING_DECISION_ACCEPT;
-      if (c.ruling().seq() != 0) a.seq = c.ruling().seq();
-      break;
-    case v1::Command::kSetResult: {
-      const std::string& r = c.set_result().result();
-      const std::optional<engine::GameResult> result = engine::parse_result(r);
-      if (!result) {
-        return ack(v1::ACK_ERROR_INVALID_ARGUMENT,
-                   "set_result.result: '" + r + "' is not 1-0, 0-1, 1/2-1/2 or *");
-      }
-      const int t = c.set_result().termination();
-      const auto kind = t == 0 ? engine::TerminationKind::kArbiter : engine::TerminationKind(t - 1);
-      tracker_->end_game(now, *result, kind, engine::Finality::kFinal, c.set_result().description(),
-                         out);
-      emit(out);
-      return ack(v1::ACK_ERROR_UNSPECIFIED, "");
-    }
-    case v1::Command::kRestorePosition: {
-      if (c.restore_position().fen().empty()) {
-        return ack(v1::ACK_ERROR_INVALID_ARGUMENT, "restore_position.fen: empty");
-      }
-      auto pos = engine::parse_fen(c.restore_position().fen());
-      if (!pos) return ack(v1::ACK_ERROR_INVALID_ARGUMENT, "restore_position.fen: " + pos.error());
-      tracker_->replace_committed(now, pos.value(), "restored by the arbiter", out);
-      emit(out);
-      return ack(v1::ACK_ERROR_UNSPECIFIED, "");
-    }
-    case v1::Command::kPromotionChoice: {
-      // docs/protocols.md §10: only an occupancy-only board needs to be told the piece.
-      const engine::PieceType piece = promotion_piece_of(c.promotion_choice().piece());
-      if (piece == engine::kNoPieceType) {
-        return ack(v1::ACK_ERROR_INVALID_ARGUMENT,
-                   "promotion_choice.piece: must be QUEEN, ROOK, BISHOP or KNIGHT");
-      }
-      if (tracker_->recognizer().keys() != engine::MatchKeys::kOccupancy) {
-        return ack(v1::ACK_ERROR_REJECTED,
-                   "promotion_choice: board " + board_id_ +
-                       " senses the pieces; the board shows the promoted piece");
-      }
-      tracker_->promotion_choice(now, piece, out);
-      emit(out);
-      return ack(v1::ACK_ERROR_UNSPECIFIED, "");
-    }
-    case v1::Command::kSetClock: {
-      const auto& s = c.set_clock();
-      if (s.white_ms() < 0 || s.black_ms() < 0) {
-        return ack(v1::ACK_ERROR_INVALID_ARGUMENT, "set_clock: times must not be negative");
-      }
-      tracker_->adjust_clock(
-          now, engine::kWhite,
-          Millis(s.white_ms()) - tracker_->clock().remaining(engine::kWhite, now), out);
-      tracker_->adjust_clock(
-          now, engine::kBlack,
-          Millis(s.black_ms()) - tracker_->clock().remaining(engine::kBlack, now), out);
-      emit(out);
-      return ack(v1::ACK_ERROR_UNSPECIFIED, "");
-    }
-    default: return ack(v1::ACK_ERROR_UNSUPPORTED, "unknown command action");
+    case v1::Command::kSetResult: return set_result(c.set_result(), now);
+    case v1::Command::kRestorePosition: return restore_position(c.restore_position(), now);
+    case v1::Command::kPromotionChoice: return promotion_choice(c.promotion_choice(), now);
+    case v1::Command::kSetClock: return set_clock(c.set_clock(), now);
+    default: break;
   }
-  if (a.kind == K::kRuling) {
+  const MappedAction mapped = operator_action_of(c);
+  if (const auto* refused = std::get_if<v1::Ack>(&mapped)) return *refused;
+  const auto& a = std::get<engine::OperatorAction>(mapped);
+  if (a.kind == engine::OperatorAction::Kind::kRuling) {
     if (auto refused = check_ruling(a)) return *refused;
     const engine::ProposalBook& book = arbiter_->proposals();
     for (const std::uint64_t seq : book.get(book.for_ruling(a.seq))->seqs)
       ruled_seqs_.push_back(static_cast<std::uint32_t>(seq));
   }
+  engine::GameEvents out;
   tracker_->operator_action(now, a, out);
+  emit(out);
+  return ack(v1::ACK_ERROR_UNSPECIFIED, "");
+}
+
+// The arbiter's result stands at once (6.11 / 12.2): not a proposal.
+v1::Ack BoardSession::set_result(const v1::SetResult& s, Millis now) {
+  const std::optional<engine::GameResult> result = engine::parse_result(s.result());
+  if (!result) {
+    return ack(v1::ACK_ERROR_INVALID_ARGUMENT,
+               "set_result.result: '" + s.result() + "' is not 1-0, 0-1, 1/2-1/2 or *");
+  }
+  const int t = s.termination();
+  const auto kind = t == 0 ? engine::TerminationKind::kArbiter : engine::TerminationKind(t - 1);
+  engine::GameEvents out;
+  tracker_->end_game(now, *result, kind, engine::Finality::kFinal, s.description(), out);
+  emit(out);
+  return ack(v1::ACK_ERROR_UNSPECIFIED, "");
+}
+
+v1::Ack BoardSession::restore_position(const v1::RestorePosition& r, Millis now) {
+  if (r.fen().empty()) return ack(v1::ACK_ERROR_INVALID_ARGUMENT, "restore_position.fen: empty");
+  auto pos = engine::parse_fen(r.fen());
+  if (!pos) return ack(v1::ACK_ERROR_INVALID_ARGUMENT, "restore_position.fen: " + pos.error());
+  engine::GameEvents out;
+  tracker_->replace_committed(now, pos.value(), "restored by the arbiter", out);
+  emit(out);
+  return ack(v1::ACK_ERROR_UNSPECIFIED, "");
+}
+
+// docs/protocols.md §10: only an occupancy-only board needs to be told the piece.
+v1::Ack BoardSession::promotion_choice(const v1::PromotionChoice& p, Millis now) {
+  const engine::PieceType piece = promotion_piece_of(p.piece());
+  if (piece == engine::kNoPieceType) {
+    return ack(v1::ACK_ERROR_INVALID_ARGUMENT,
+               "promotion_choice.piece: must be QUEEN, ROOK, BISHOP or KNIGHT");
+  }
+  if (tracker_->recognizer().keys() != engine::MatchKeys::kOccupancy) {
+    return ack(v1::ACK_ERROR_REJECTED,
+               "promotion_choice: board " + board_id_ +
+                   " senses the pieces; the board shows the promoted piece");
+  }
+  engine::GameEvents out;
+  tracker_->promotion_choice(now, piece, out);
+  emit(out);
+  return ack(v1::ACK_ERROR_UNSPECIFIED, "");
+}
+
+v1::Ack BoardSession::set_clock(const v1::SetClock& s, Millis now) {
+  if (s.white_ms() < 0 || s.black_ms() < 0) {
+    return ack(v1::ACK_ERROR_INVALID_ARGUMENT, "set_clock: times must not be negative");
+  }
+  engine::GameEvents out;
+  for (const Color side : {engine::kWhite, engine::kBlack}) {
+    const Millis wanted(side == engine::kWhite ? s.white_ms() : s.black_ms());
+    tracker_->adjust_clock(now, side, wanted - tracker_->clock().remaining(side, now), out);
+  }
   emit(out);
   return ack(v1::ACK_ERROR_UNSPECIFIED, "");
 }
