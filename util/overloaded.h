@@ -8,5 +8,8 @@ template <class... Fs>
 struct Overloaded : Fs... {
   using Fs::operator()...;
 };
+// Written out: clang before 17 does not deduce an aggregate's template arguments (P1816).
+template <class... Fs>
+Overloaded(Fs...) -> Overloaded<Fs...>;
 
 }  // namespace eboard
