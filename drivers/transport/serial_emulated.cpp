@@ -3,10 +3,7 @@
 // emulator links it under a temporary name and renames it once the pty is made, so a
 // port is never seen half-made; inotify reports the rename and the removal. A link whose
 // pty is gone (an emulator killed without its unplug) is no port.
-#include <dirent.h>
 #include <stdlib.h>
-#include <sys/inotify.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +11,7 @@
 #include <climits>
 #include <cstring>
 
+#include "drivers/transport/emulated_directory.h"
 #include "drivers/transport/serial_ports.h"
 
 namespace eboard::drivers {
@@ -29,12 +27,9 @@ class EmulatedSerialPorts final : public SerialPorts {
 
   std::vector<PortInfo> ports() override {
     std::vector<PortInfo> found;
-    DIR* dir = ::opendir(directory_.c_str());
-    if (dir == nullptr) return found;
-    while (const dirent* entry = ::readdir(dir)) {
-      if (auto port = port_of(entry->d_name)) found.push_back(std::move(*port));
+    for (const std::string& file : emulated_device_files(directory_, kTtySuffix)) {
+      if (auto port = port_of(file)) found.push_back(std::move(*port));
     }
-    ::closedir(dir);
     std::sort(found.begin(), found.end(),
               [](const PortInfo& a, const PortInfo& b) { return a.path < b.path; });
     return found;
@@ -43,22 +38,7 @@ class EmulatedSerialPorts final : public SerialPorts {
   int hotplug_fd() const override { return inotify_; }
 
   std::vector<UsbEvent> take_events() override {
-    std::vector<UsbEvent> events;
-    alignas(inotify_event) char buffer[4096];
-    for (;;) {
-      const ssize_t n = ::read(inotify_, buffer, sizeof buffer);
-      if (n <= 0) break;
-      for (ssize_t at = 0; at < n;) {
-        const auto* e = reinterpret_cast<const inotify_event*>(buffer + at);
-        at += static_cast<ssize_t>(sizeof(inotify_event) + e->len);
-        if (e->len == 0) continue;
-        const auto device = parse_emulated_device_file(e->name, kTtySuffix);
-        if (!device) continue;
-        const bool arrived = e->mask & (IN_MOVED_TO | IN_CREATE);
-        events.push_back({arrived ? UsbChange::kArrived : UsbChange::kLeft, *device});
-      }
-    }
-    return events;
+    return take_emulated_events(inotify_, kTtySuffix);
   }
 
  private:
@@ -88,14 +68,8 @@ class EmulatedSerialPorts final : public SerialPorts {
 
 std::unique_ptr<SerialPorts> make_emulated_serial_ports(const std::string& directory,
                                                         std::string& error) {
-  ::mkdir(directory.c_str(), 0750);
-  const int fd = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-  if (fd < 0 || ::inotify_add_watch(fd, directory.c_str(),
-                                    IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE) < 0) {
-    error = directory + ": cannot watch: " + std::strerror(errno);
-    if (fd >= 0) ::close(fd);
-    return nullptr;
-  }
+  const int fd = watch_emulated_directory(directory, error);
+  if (fd < 0) return nullptr;
   return std::make_unique<EmulatedSerialPorts>(directory, fd);
 }
 

@@ -3,10 +3,7 @@
 // socket appearing (the emulator binds it under a temporary name and renames it when it
 // listens, so it is never seen half-made), unplugging is it going; inotify reports both.
 // Opening the device connects to it; each packet is one HID report.
-#include <dirent.h>
-#include <sys/inotify.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -14,6 +11,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "drivers/transport/emulated_directory.h"
 #include "drivers/transport/usb_bus.h"
 
 namespace eboard::drivers {
@@ -57,12 +55,8 @@ class EmulatedBus final : public UsbBus {
 
   std::vector<UsbDeviceInfo> devices() override {
     std::vector<UsbDeviceInfo> found;
-    DIR* dir = ::opendir(directory_.c_str());
-    if (dir == nullptr) return found;
-    while (const dirent* entry = ::readdir(dir)) {
-      if (auto info = parse_emulated_device_file(entry->d_name)) found.push_back(*info);
-    }
-    ::closedir(dir);
+    for (const std::string& file : emulated_device_files(directory_, kHidSuffix))
+      found.push_back(*parse_emulated_device_file(file));
     std::sort(found.begin(), found.end(),
               [](const auto& a, const auto& b) { return a.location < b.location; });
     return found;
@@ -88,22 +82,7 @@ class EmulatedBus final : public UsbBus {
   int hotplug_fd() const override { return inotify_; }
 
   std::vector<UsbEvent> take_events() override {
-    std::vector<UsbEvent> events;
-    alignas(inotify_event) char buffer[4096];
-    for (;;) {
-      const ssize_t n = ::read(inotify_, buffer, sizeof buffer);
-      if (n <= 0) break;
-      for (ssize_t at = 0; at < n;) {
-        const auto* e = reinterpret_cast<const inotify_event*>(buffer + at);
-        at += static_cast<ssize_t>(sizeof(inotify_event) + e->len);
-        if (e->len == 0) continue;
-        const auto info = parse_emulated_device_file(e->name);
-        if (!info) continue;
-        const bool arrived = e->mask & (IN_MOVED_TO | IN_CREATE);
-        events.push_back({arrived ? UsbChange::kArrived : UsbChange::kLeft, *info});
-      }
-    }
-    return events;
+    return take_emulated_events(inotify_, kHidSuffix);
   }
 
  private:
@@ -114,14 +93,8 @@ class EmulatedBus final : public UsbBus {
 }  // namespace
 
 std::unique_ptr<UsbBus> make_emulated_bus(const std::string& directory, std::string& error) {
-  ::mkdir(directory.c_str(), 0750);
-  const int fd = ::inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
-  if (fd < 0 || ::inotify_add_watch(fd, directory.c_str(),
-                                    IN_MOVED_TO | IN_MOVED_FROM | IN_DELETE | IN_CREATE) < 0) {
-    error = directory + ": cannot watch: " + std::strerror(errno);
-    if (fd >= 0) ::close(fd);
-    return nullptr;
-  }
+  const int fd = watch_emulated_directory(directory, error);
+  if (fd < 0) return nullptr;
   return std::make_unique<EmulatedBus>(directory, fd);
 }
 
