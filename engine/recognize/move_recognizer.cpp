@@ -12,7 +12,7 @@ Square rook_from_of(Move castling) {
 }  // namespace
 
 MoveRecognizer::MoveRecognizer(const Position& start, RecognizerTiming timing, SensingMode mode)
-    : committed_(start), timing_(timing), mode_(mode) {
+    : committed_(start), timing_(timing), mode_(mode), clockless_(timing.clockless) {
   if (mode_ == SensingMode::kOccupancy) keys_ = MatchKeys::kOccupancy;
   orientation_fixed_ = mode_ == SensingMode::kOccupancy;
   invalidate_levels();

@@ -145,7 +145,7 @@ TEST(ClocklessReplay, ASettleTimeShorterThanATriedMoveBreaksTheReplays) {
     std::vector<script::Statement> script =
         without_clock_lines(generated(g.game, sim::NoiseModel::kHuman, 1));
     script.insert(script.begin(),
-                  script::Statement{0, std::nullopt, script::Param{"clockless_settle_ms", "1.2"}});
+                  script::Statement{0, std::nullopt, script::Param{"clockless_settle_ms", "1200"}});
     if (!corpus::replay_exact(g.game, script, options, totals).empty()) ++broken;
   }
   std::printf("settle 1.2 s: %d of %zu human replays not exact\n", broken, games.size());

@@ -24,8 +24,9 @@ RecognizerTiming timing() {
 // The recognizer with what a tracker does with its reports: a completed move is
 // committed at once; everything is kept for inspection.
 struct Clockless {
-  explicit Clockless(std::string_view fen = kStartFen, SensingMode mode = SensingMode::kAuto)
-      : rec(parse_fen(fen).value(), timing(), mode) {
+  explicit Clockless(std::string_view fen = kStartFen, SensingMode mode = SensingMode::kAuto,
+                     RecognizerTiming t = timing())
+      : rec(parse_fen(fen).value(), t, mode) {
     RecognizerEvents out;
     rec.set_clockless(true, milliseconds(0), out);
     take(out);
@@ -92,6 +93,23 @@ TEST(ClocklessRecognizer, AMoveLeftStandingCompletesAfterTheSettleTime) {
   EXPECT_EQ(b.rules, std::vector{UnpressedCompletion::kSettled});
   EXPECT_EQ(b.times, std::vector{4100});
   EXPECT_EQ(b.rec.committed().side_to_move(), kBlack);
+}
+
+// The rule set's times (clockless_settle_ms, clockless_stable_ms) are the ones used.
+TEST(ClocklessRecognizer, TheTimesAreTheRuleSetsOwn) {
+  RecognizerTiming slow = timing();
+  slow.clockless = {milliseconds(2000), milliseconds(5000), milliseconds(150)};
+  Clockless b(kStartFen, SensingMode::kAuto, slow);
+  b.move("e2", "e4", 1000);  // stands from 1100
+  b.run_to(6099);
+  EXPECT_TRUE(b.completed.empty());
+  b.run_to(6100);
+  EXPECT_EQ(b.completed, Strings{"e2e4"});
+  // Black's lift 1.5 s after White's move stood is before the stable time: no completion.
+  b.move("e7", "e5", 7000);  // stands from 7100
+  b.lift("g1", 8600);
+  b.run_to(8800);
+  EXPECT_EQ(b.completed, Strings{"e2e4"});
 }
 
 TEST(ClocklessRecognizer, TheOpponentLiftingAPieceCompletesTheMoveThatStood) {
