@@ -35,6 +35,46 @@ void search(Position& pos, const Board& board, int depth, std::vector<Move>& pat
   }
 }
 
+// `board` is `pos` with a piece in a hand, or with both pieces of a capture in the hands
+// (the mover's and a victim it can take): a move being made there.
+bool in_hands(const Position& pos, const Board& board) {
+  std::array<Square, 2> lifted{};
+  int count = 0;
+  for (int s = 0; s < kSquareCount; ++s) {
+    if (SquareCode(pos.piece_on(Square(s))) == board[s]) continue;
+    if (board[s] != kEmptyCode || count == 2) return false;
+    lifted[count++] = Square(s);
+  }
+  if (count == 1) return true;
+  if (count == 0) return false;
+  MoveList moves;
+  generate_legal(pos, moves);
+  for (const Move m : moves) {
+    const bool pair = (m.from() == lifted[0] && m.to() == lifted[1]) ||
+                      (m.from() == lifted[1] && m.to() == lifted[0]);
+    if (pair && pos.is_capture(m) && m.kind() != MoveKind::kEnPassant) return true;
+  }
+  return false;
+}
+
+// A move in progress from `pos`, or the opponent's begun on top of one made: pieces in the
+// hands of `pos` or of one of its successors. Such a board is no sequence of moves yet,
+// however many a search could fit to it: a piece held is a piece missing, which captures
+// explain too (a rook on d1 and the queen lifted from d8 is also Re1 Qd1 Rxd1).
+bool move_in_progress(const Position& pos, const Board& board) {
+  if (in_hands(pos, board)) return true;
+  MoveList moves;
+  generate_legal(pos, moves);
+  Position next = pos;
+  for (const Move m : moves) {
+    next.make(m);
+    const bool held = in_hands(next, board);
+    next.unmake(m);
+    if (held) return true;
+  }
+  return false;
+}
+
 // The one shortest sequence of legal moves from `committed` to `board`, if there is one:
 // a second one of the same length is ambiguous.
 MissedMoves shortest_unique(const Position& committed, const Board& board) {
@@ -43,6 +83,7 @@ MissedMoves shortest_unique(const Position& committed, const Board& board) {
     result.verdict = MissedMoves::Verdict::kUnchanged;
     return result;
   }
+  if (move_in_progress(committed, board)) return result;
   Position pos = committed;
   for (int depth = 1; depth <= kMaxMissedPlies; ++depth) {
     std::vector<std::vector<Move>> found;
@@ -75,6 +116,8 @@ MissedMoves find_missed_moves_without_clock(const Position& committed, const Boa
   for (std::size_t known = seen.size(); known > 0; --known) {
     Position pos = committed;
     for (std::size_t i = 0; i < known; ++i) pos.make(seen[i]);
+    // Pieces in the hands after moves seen made: the next one is being made.
+    if (move_in_progress(pos, board)) return MissedMoves{};
     MissedMoves rest = shortest_unique(pos, board);
     if (rest.verdict == MissedMoves::Verdict::kUnexplained) continue;
     MissedMoves result;

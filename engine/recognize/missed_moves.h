@@ -3,7 +3,11 @@
 // one sequence of legal moves (up to kMaxMissedPlies) leads from the committed position
 // to the dumped placement, and the clock's running side is the side to move after it,
 // those moves are what happened. Anything else - no sequence, several, or the clock
-// disagreeing - is not guessed: the caller asks for a restore.
+// disagreeing - is not guessed: the caller asks for a restore. Nor is a move being made: a
+// board that is a position on the way (the committed one, one after the moves seen
+// standing, or one ply beyond either) with a piece, or a capture's two pieces, in the
+// hands. Captures explain missing pieces too, so a search would fit moves nobody made to
+// it (the rook put on d1 and the queen lifted from d8 is also Re1 Qd1 Rxd1).
 //
 // A depth-3 search is at most ~45 000 positions (a few ms).
 #pragma once

@@ -113,5 +113,41 @@ TEST(MissedMoves, WithoutAClockTheMovesSeenStandingComeFirst) {
   EXPECT_EQ(ucis(other.moves), (std::vector<std::string>{"d2d4"}));
 }
 
+// A piece in the hand is a piece missing, which captures can explain too: after
+// 15...Bc6 of a candidates game, the rook put on d1 and the queen lifted from d8 to answer
+// is also 16.Re1 Qd1 17.Rxd1. That board is a move being made, not a sequence to complete,
+// with or without the clock (Black's runs after either), whether Rd1 was seen or not.
+TEST(MissedMoves, PiecesInTheHandsAreAMoveBeingMade) {
+  const Position pos =
+      parse_fen("r2q1r1k/pp2bpp1/2b1pn1p/4Q3/8/P1N5/1PP1BPPP/R1B2RK1 w - - 1 15").value();
+  Codes board = codes_after(pos, {"f1d1"});
+  board[59] = kEmptyCode;  // d8: the black queen in the hand
+  const Move rd1 = parse_uci(pos, "f1d1").value();
+  EXPECT_EQ(find_missed_moves_without_clock(pos, board, {rd1}).verdict,
+            MissedMoves::Verdict::kUnexplained);
+  EXPECT_EQ(find_missed_moves_without_clock(pos, board).verdict,
+            MissedMoves::Verdict::kUnexplained);
+  EXPECT_EQ(find_missed_moves(pos, board, kBlack).verdict, MissedMoves::Verdict::kUnexplained);
+  // Both pieces of a capture in the hands: the queen and the rook it takes on d1.
+  Codes capture = codes_after(pos, {"f1d1"});
+  capture[59] = kEmptyCode;
+  capture[3] = kEmptyCode;  // d1
+  EXPECT_EQ(find_missed_moves_without_clock(pos, capture, {rd1}).verdict,
+            MissedMoves::Verdict::kUnexplained);
+  // Once the queen is put down, the move is there.
+  const auto made = find_missed_moves_without_clock(pos, codes_after(pos, {"f1d1", "d8b8"}), {rd1});
+  ASSERT_EQ(made.verdict, MissedMoves::Verdict::kMoves);
+  EXPECT_EQ(ucis(made.moves), (std::vector<std::string>{"f1d1", "d8b8"}));
+}
+
+// An exchange finished while nobody listened is still found: every piece is down.
+TEST(MissedMoves, AnExchangeMadeIsNotAMoveBeingMade) {
+  const Position& kStart = start_position();
+  const auto r =
+      find_missed_moves_without_clock(kStart, codes_after(kStart, {"e2e4", "d7d5", "e4d5"}));
+  ASSERT_EQ(r.verdict, MissedMoves::Verdict::kMoves);
+  EXPECT_EQ(ucis(r.moves), (std::vector<std::string>{"e2e4", "d7d5", "e4d5"}));
+}
+
 }  // namespace
 }  // namespace eboard::engine
