@@ -8,7 +8,9 @@
 // EBOARD_REPLAY_FILE (the same file by default) with the soak's seed for each;
 // EBOARD_REPLAY_TIMINGS=N draws N jitter seeds per (wake, jitter) pair (default 10);
 // EBOARD_REPLAY_CORRUPT=N and EBOARD_REPLAY_DROP=N change the faults, EBOARD_REPLAY_SPLIT=N
-// cuts the first test's writes too (LineTiming::split_ms).
+// cuts the first test's writes too (LineTiming::split_ms). EBOARD_REPLAY_WAKE=ms,
+// EBOARD_REPLAY_JITTER=ms and EBOARD_REPLAY_SEED=N play only the timings with that wake
+// period, jitter or jitter seed, to trace one failure.
 #include "tests/daemon/soak/fault_replay.h"
 
 #include <gtest/gtest.h>
@@ -48,17 +50,13 @@ struct PressCheck {
   std::vector<std::int64_t> invented;  // wall ms of each press no lever explains
 };
 
-// The driver's first reading is its reference (clock_gate.h): a lever played before it
-// may be no change it can see, so only the levers after it must be reported.
-PressCheck check_presses(const std::vector<script::Statement>& timed, const ReplayResult& r,
-                         double speed) {
-  struct Lever {
-    std::int64_t at_ms;
-    drivers::ClockSide side;
-  };
-  std::int64_t reference = -1;
-  for (std::size_t i = 0; i < r.events.size() && reference < 0; ++i)
-    if (std::holds_alternative<drivers::ClockReading>(r.events[i])) reference = r.event_at_ms[i];
+struct Lever {
+  std::int64_t at_ms;  // wall time it was played
+  drivers::ClockSide side;
+};
+
+std::vector<Lever> levers_of(const std::vector<script::Statement>& timed, const ReplayResult& r,
+                             double speed) {
   std::vector<Lever> levers;
   for (const auto& s : timed) {
     const auto* lever = std::get_if<script::Lever>(&s.body);
@@ -68,6 +66,15 @@ PressCheck check_presses(const std::vector<script::Statement>& timed, const Repl
     levers.push_back({at, lever->side == script::Side::kWhite ? drivers::ClockSide::kLeft
                                                               : drivers::ClockSide::kRight});
   }
+  return levers;
+}
+
+// The driver's first reading is its reference (clock_gate.h): a lever played before it
+// may be no change it can see, so only the levers after it must be reported.
+PressCheck check_presses(const std::vector<Lever>& levers, const ReplayResult& r) {
+  std::int64_t reference = -1;
+  for (std::size_t i = 0; i < r.events.size() && reference < 0; ++i)
+    if (std::holds_alternative<drivers::ClockReading>(r.events[i])) reference = r.event_at_ms[i];
   PressCheck check;
   const auto lose = [&](const Lever& l) {
     if (l.at_ms > reference) check.lost.push_back(l.at_ms);
@@ -97,9 +104,15 @@ PressCheck check_presses(const std::vector<script::Statement>& timed, const Repl
 }
 
 // What the driver read and reported around `at_ms`, for a failure's message.
-std::string trace(const ReplayResult& r, std::int64_t at_ms) {
+std::string trace(const ReplayResult& r, const std::vector<Lever>& levers, std::int64_t at_ms) {
   std::string text;
   char line[160];
+  for (const Lever& l : levers) {
+    if (l.at_ms < at_ms - 300 || l.at_ms > at_ms + 500) continue;
+    std::snprintf(line, sizeof line, "\n  %lld lever %s", static_cast<long long>(l.at_ms),
+                  l.side == drivers::ClockSide::kLeft ? "left" : "right");
+    text += line;
+  }
   for (const auto& t : r.transfers) {
     if (t.at_ms < at_ms - 300 || t.at_ms > at_ms + 500) continue;
     std::snprintf(line, sizeof line, "\n  %lld %s", static_cast<long long>(t.at_ms),
@@ -131,6 +144,10 @@ void replay_games(int split_ms) {
   const auto games = corpus_file(file && *file ? file : "world_championship_matches_1886-2008.pgn");
   const FaultPattern pattern = pattern_named("corrupt-clock-3");
   const int timings = env_int("EBOARD_REPLAY_TIMINGS", 10);
+  // One timing only, to trace a failure: EBOARD_REPLAY_WAKE, _JITTER, _SEED (0: all).
+  const int only_wake = env_int("EBOARD_REPLAY_WAKE", 0);
+  const int only_jitter = env_int("EBOARD_REPLAY_JITTER", 0);
+  const int only_seed = env_int("EBOARD_REPLAY_SEED", 0);
   std::size_t runs = 0, failed = 0;
   for (const CorpusGame& game : games) {
     if (game.number < first || game.number > last) continue;
@@ -141,15 +158,19 @@ void replay_games(int split_ms) {
     faults.drop_every = env_int("EBOARD_REPLAY_DROP", 0);
     faults.seed = seed;
     for (int wake : {20, 35, 50}) {
+      if (only_wake > 0 && wake != only_wake) continue;
       for (int jitter : {5, 20, 60}) {
+        if (only_jitter > 0 && jitter != only_jitter) continue;
         for (int j = 1; j <= timings; ++j) {
+          if (only_seed > 0 && j != only_seed) continue;
           LineTiming timing;
           timing.wake_ms = wake;
           timing.jitter_ms = jitter;
           timing.jitter_seed = static_cast<std::uint32_t>(j);
           timing.split_ms = split_ms;
           const ReplayResult r = replay_on_line(timed, kRules, kClock, faults, timing);
-          const PressCheck check = check_presses(timed, r, timing.speed);
+          const auto levers = levers_of(timed, r, timing.speed);
+          const PressCheck check = check_presses(levers, r);
           ++runs;
           if (check.lost.empty() && check.invented.empty()) continue;
           ++failed;
@@ -157,11 +178,13 @@ void replay_games(int split_ms) {
                                   : check.lost.empty()
                                       ? check.invented.front()
                                       : std::min(check.lost.front(), check.invented.front());
+          std::string lost_at;
+          for (const std::int64_t ms : check.lost) lost_at += " " + std::to_string(ms);
           ADD_FAILURE() << game.file << " game " << game.number << ", seed " << seed << ", wake "
                         << wake << " ms, jitter " << jitter << " ms (seed " << j << "), split "
                         << split_ms << " ms: " << check.lost.size() << " of " << check.levers
                         << " presses lost, " << check.invented.size() << " invented; first at "
-                        << at << " ms:" << trace(r, at);
+                        << at << " ms (levers lost at" << lost_at << "):" << trace(r, levers, at);
         }
       }
     }
