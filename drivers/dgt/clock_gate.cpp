@@ -81,26 +81,48 @@ bool time_added(const GatedReading& base, const GatedReading& next) {
   return false;
 }
 
+// Replaced readings kept for that: a few presses, each with a damaged copy or two.
+constexpr std::size_t kReplacedKept = 16;
+
+ClockSide other_side(ClockSide side) {
+  return side == ClockSide::kLeft ? ClockSide::kRight : ClockSide::kLeft;
+}
+
+// The time the player who pressed between `before` and `after` (one press) gained: what
+// `after` shows on their side beyond what `before` leaves it, the increment less the time
+// their clock ran between `before` and the press.
+Millis press_gain(const GatedReading& before, const GatedReading& after) {
+  const ClockSide pressed = other_side(running_side(*after.reading.lever_high));
+  return shown(after.reading, pressed) - expected(before, pressed, after.at);
+}
+
 // The presses between `accepted` and the confirmed `held`: the shortest chain of
 // `replaced` readings, in order, each one press from the one before, the first from
 // `accepted`, and `held` one press from the last. The shortest, because a damaged copy of
 // a press that shows the status before it reads as two more presses, and two presses
 // without an increment within the round trip read as none: fewer presses is a move that
-// waits, more is a ruling. None when `held` is one press from `accepted`, or when no side
-// gained time (a flag fall, a stop, readings lost while the clock ran: no press is needed
-// to explain them, and presses without an increment leave no trace in the times).
+// waits, more is a ruling. On a clock known to add an increment each press of the chain
+// adds it, so a reading whose presser gained nothing is a damaged copy of one before it
+// (its status byte), no press. None when `held` is one press from `accepted`, or when no
+// side gained time (a flag fall, a stop, readings lost while the clock ran: no press is
+// needed to explain them, and presses without an increment leave no trace in the times).
 std::vector<GatedReading> presses_between(const GatedReading& accepted,
                                           const std::vector<GatedReading>& replaced,
-                                          const GatedReading& held) {
+                                          const GatedReading& held,
+                                          std::optional<Millis> increment) {
   if (one_press(accepted, held) || !time_added(accepted, held)) return {};
+  const bool increments = increment && *increment > kClockTolerance;
+  const auto link = [&](const GatedReading& before, const GatedReading& after) {
+    return one_press(before, after) && (!increments || press_gain(before, after) > kClockTolerance);
+  };
   const std::size_t n = replaced.size();
   constexpr std::size_t kNone = SIZE_MAX;
   std::vector<std::size_t> length(n, kNone);  // of the shortest chain ending at each
   std::vector<std::size_t> before(n, kNone);  // the one before it there (kNone: accepted)
   for (std::size_t i = 0; i < n; ++i) {
-    if (one_press(accepted, replaced[i])) length[i] = 1;
+    if (link(accepted, replaced[i])) length[i] = 1;
     for (std::size_t j = 0; j < i; ++j) {
-      if (length[j] != kNone && length[j] + 1 < length[i] && one_press(replaced[j], replaced[i])) {
+      if (length[j] != kNone && length[j] + 1 < length[i] && link(replaced[j], replaced[i])) {
         length[i] = length[j] + 1;
         before[i] = j;
       }
@@ -108,7 +130,7 @@ std::vector<GatedReading> presses_between(const GatedReading& accepted,
   }
   std::size_t last = kNone;
   for (std::size_t i = 0; i < n; ++i) {
-    if (length[i] != kNone && one_press(replaced[i], held) &&
+    if (length[i] != kNone && link(replaced[i], held) &&
         (last == kNone || length[i] < length[last]))
       last = i;
   }
@@ -117,9 +139,6 @@ std::vector<GatedReading> presses_between(const GatedReading& accepted,
   std::reverse(chain.begin(), chain.end());
   return chain;
 }
-
-// Replaced readings kept for that: a few presses, each with a damaged copy or two.
-constexpr std::size_t kReplacedKept = 16;
 
 }  // namespace
 
@@ -160,7 +179,10 @@ GateRelease ClockGate::offer(const GatedReading& next) {
   }
   if (held_) {
     if (clock_consistent(*held_, next)) {
-      if (accepted_) release.earlier = presses_between(*accepted_, replaced_, *held_);
+      if (accepted_) {
+        release.earlier = presses_between(*accepted_, replaced_, *held_, increment());
+        learn_increments(*accepted_, release.earlier, *held_);
+      }
       release.confirmed = held_;
       accepted_ = held_;
       held_.reset();
@@ -187,6 +209,28 @@ GateRelease ClockGate::offer(const GatedReading& next) {
   return release;
 }
 
+void ClockGate::learn_increments(const GatedReading& accepted,
+                                 const std::vector<GatedReading>& presses,
+                                 const GatedReading& held) {
+  const GatedReading* before = &accepted;
+  const auto learn = [&](const GatedReading& after) {
+    if (one_press(*before, after)) {
+      gains_[0] = gains_[1];
+      gains_[1] = press_gain(*before, after);
+    }
+    before = &after;
+  };
+  for (const GatedReading& press : presses) learn(press);
+  learn(held);
+}
+
+std::optional<Millis> ClockGate::increment() const {
+  if (!gains_[0] || !gains_[1]) return std::nullopt;
+  return std::min(*gains_[0], *gains_[1]);
+}
+
+void ClockGate::times_set() { gains_ = {}; }
+
 bool ClockGate::offer_absent() {
   if (!accepted_ || absent_held_) {
     reset();
@@ -203,6 +247,7 @@ void ClockGate::reset() {
   held_.reset();
   replaced_.clear();
   absent_held_ = false;
+  gains_ = {};
 }
 
 }  // namespace eboard::drivers::dgt

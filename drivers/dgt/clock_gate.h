@@ -32,6 +32,12 @@
 // now high on, the side that did not press kept its time, no flag fell unannounced), and
 // the confirmed one as one press from the last. The shortest such chain is taken: a
 // damaged copy of a press that shows the status before it would read as two presses more.
+// The gate learns what presses add: the increment is the smaller of what the last two
+// single presses it confirmed added to their presser's time (the smaller, since one of
+// them may have added a next period's time; forgotten when the host sets the times,
+// `times_set`). Once it is more than the tolerance, each
+// press of a chain must add more than the tolerance too: a damaged copy with the status
+// before a press, whose "presser" gained nothing, is no press.
 // A damaged lever, turn or running bit, a damaged time or flag, or a flag fall, a stop or
 // a correction that came meanwhile, is no press; presses without an increment within the
 // round trip leave no trace and are lost (a move then waits for the next one).
@@ -43,6 +49,7 @@
 // arbiter's correction) is only held for the round trip, never lost.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <optional>
@@ -84,6 +91,10 @@ class ClockGate {
   // accepted before, or a second "no clock" confirms the first).
   bool offer_absent();
   bool holding() const { return held_.has_value() || absent_held_; }
+  // The host sets the clock's times (a set-and-run command, sent or acknowledged): the
+  // increment learnt from presses no longer holds, so no press is read from the times
+  // until two presses after it show it again.
+  void times_set();
   void reset();
 
  private:
@@ -92,6 +103,13 @@ class ClockGate {
   // The held readings held_ took the place of, oldest first (the last kReplacedKept).
   std::vector<GatedReading> replaced_;
   bool absent_held_ = false;
+  // What the last two single presses added to their presser's time, oldest first.
+  std::array<std::optional<Millis>, 2> gains_{};
+  void learn_increments(const GatedReading& accepted, const std::vector<GatedReading>& presses,
+                        const GatedReading& held);
+  // What a press adds, as far as the gate knows: the smaller of the last two gains (one
+  // of them may hold a next period's time).
+  std::optional<Millis> increment() const;
 };
 
 // True when `next` differs from `base` only as a running clock does (no change of lever,

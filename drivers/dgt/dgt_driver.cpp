@@ -182,6 +182,8 @@ void DgtDriver::handle_clock(Payload payload, TimePoint now, DecoderOutput& out)
       std::snprintf(text, sizeof text, "%d.%d", ack->raw[2] >> 4, ack->raw[2] & 0x0F);
       out.events.push_back(DeviceInfo{InfoKind::kClockVersion, text});
     }
+    // The clock took times the host set: presses are not read from the change (clock_gate.h).
+    if (ack->command == kClockSetNRun) clock_gate_.times_set();
     out.events.push_back(*ack);
     clock_queue_.on_ack(*ack, now, out.to_send, out.events);
     return;
@@ -305,6 +307,7 @@ std::optional<TimePoint> DgtDriver::next_deadline() const {
 
 bool DgtDriver::send_clock(const ClockCommand& command, TimePoint now, DecoderOutput& out) {
   if (clock_absent_ || !connected_) return false;
+  if (std::holds_alternative<ClockSetAndRun>(command)) clock_gate_.times_set();
   clock_queue_.push(command, now, out.to_send);
   return true;
 }

@@ -348,6 +348,46 @@ TEST(ClockGate, AClockThatRanWhileReadingsWereLostIsNoPress) {
   ASSERT_TRUE(release.confirmed.has_value());
 }
 
+// The same reading with the lever and the turn on the right (the left player pressed).
+GatedReading running_right(int left_s, int right_s, int at_ms) {
+  GatedReading g = running_left(left_s, right_s, at_ms);
+  g.reading.turn = g.reading.lever_high = ClockSide::kRight;
+  g.status = 0x0B;
+  return g;
+}
+
+// Offers `g` and, 20 ms later, the same reading again: its confirmation.
+GateRelease offer_confirmed(ClockGate& gate, GatedReading g) {
+  EXPECT_EQ(gate.offer(g).count(), 0u) << "a change waits for its confirmation";
+  g.at += milliseconds(20);
+  return gate.offer(g);
+}
+
+// A gate that has seen two presses add 30 s each (a game at 10 min + 30 s): at 10 000 ms
+// both sides show 625 s and the left clock runs.
+ClockGate gate_after_presses() {
+  ClockGate gate = gate_after(running_left(600, 600, 0));
+  EXPECT_TRUE(offer_confirmed(gate, running_right(625, 600, 5000)).confirmed);
+  EXPECT_TRUE(offer_confirmed(gate, running_left(625, 625, 10000)).confirmed);
+  return gate;
+}
+
+// A damaged copy of a press with the status byte of the reading before it, and the clock
+// after it showing the side that runs more than the tolerance behind the time since (its
+// report lags): the copy reads as the other player's press, and the confirmed reading as
+// a third. The copy's presser gained nothing on a clock that adds an increment: no press,
+// and the confirmed reading is the one press.
+TEST(ClockGate, AReadingWhosePresserGainedNoIncrementIsNoPress) {
+  ClockGate gate = gate_after_presses();
+  EXPECT_EQ(gate.offer(running_right(650, 625, 15000)).count(), 0u);  // the left pressed
+  EXPECT_TRUE(gate.offer(running_left(650, 624, 15040)).replaced);    // status 0x0B -> 0x11
+  EXPECT_TRUE(gate.offer(running_right(650, 622, 15080)).replaced);
+  const GateRelease release = gate.offer(running_right(650, 622, 15100));
+  EXPECT_TRUE(release.earlier.empty());
+  ASSERT_TRUE(release.confirmed.has_value());
+  EXPECT_EQ(release.confirmed->reading.lever_high, ClockSide::kRight);
+}
+
 TEST(ClockGate, ATimeJumpWaitsAndAConfirmedOnePasses) {
   {
     ClockGate gate = gate_after(running_left(4000, 600, 0));
