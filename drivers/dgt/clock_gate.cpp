@@ -96,16 +96,67 @@ Millis press_gain(const GatedReading& before, const GatedReading& after) {
   return shown(after.reading, pressed) - expected(before, pressed, after.at);
 }
 
+// Two presses that no reading between them shows (its bytes lost on the line, or a
+// damaged copy): `after` shows the status of `accepted`, with both sides ahead. A press
+// adds the increment, and each clock runs only on its own turn: the side whose clock ran
+// in `accepted` pressed first and gained the increment less the time its clock ran before
+// and after the two presses; the other gained the increment less the time between them.
+// So each side's gain is more than the tolerance and at most `increment` (what the last
+// presses added, clock_gate.h) plus twice the tolerance (the whole seconds and the lag of
+// the readings that gain was learnt from, and of these). Nothing else explains such a
+// change, unless: a flag, the lever, the turn or the running bit changed; the side whose
+// clock ran could have reached zero meanwhile (a DGT 3000 adds a next period's time to
+// both sides at zero, without a flag when the moves were made); more than kPairWindow
+// passed (an arbiter's correction needs the clock stopped, and its readings would all have
+// had to be lost); or no increment was learnt since the host last set the times (a
+// set-and-run may raise both). Returns the reading the clock showed between the presses,
+// rebuilt: the first presser's time as `after` shows it (low by the time their clock ran
+// after the second press), the second's as `accepted` shows it.
+constexpr Millis kPairWindow{3000};
+
+std::optional<GatedReading> press_pair(const GatedReading& accepted, const GatedReading& after,
+                                       std::optional<Millis> increment) {
+  if (!increment || *increment <= kClockTolerance) return std::nullopt;
+  const ClockReading& a = accepted.reading;
+  const ClockReading& n = after.reading;
+  if (!a.running || !a.turn || !a.lever_high || *a.turn != running_side(*a.lever_high))
+    return std::nullopt;
+  if (after.status != accepted.status || !clock_status_possible(after.status) ||
+      n.lever_high != a.lever_high || n.turn != a.turn || n.running != a.running ||
+      n.left_flag != a.left_flag || n.right_flag != a.right_flag)
+    return std::nullopt;
+  if (after.at < accepted.at || after.at - accepted.at > kPairWindow) return std::nullopt;
+  const ClockSide first = *a.turn;
+  const ClockSide second = other_side(first);
+  const Millis first_left = expected(accepted, first, after.at);
+  if (first_left <= kClockTolerance) return std::nullopt;
+  const Millis most = *increment + 2 * kClockTolerance;
+  const Millis first_gain = shown(n, first) - first_left;
+  const Millis second_gain = shown(n, second) - shown(a, second);
+  if (first_gain <= kClockTolerance || first_gain > most || second_gain <= kClockTolerance ||
+      second_gain > most)
+    return std::nullopt;
+  GatedReading between = after;
+  between.rebuilt = true;
+  between.reading.lever_high = other_side(*a.lever_high);
+  between.reading.turn = second;
+  (second == ClockSide::kLeft ? between.reading.left : between.reading.right) = shown(a, second);
+  between.status = static_cast<std::uint8_t>(accepted.status ^ 0x1A);  // lever, both turns
+  if (!one_press(accepted, between) || !one_press(between, after)) return std::nullopt;
+  return between;
+}
+
 // The presses between `accepted` and the confirmed `held`: the shortest chain of
 // `replaced` readings, in order, each one press from the one before, the first from
-// `accepted`, and `held` one press from the last. The shortest, because a damaged copy of
-// a press that shows the status before it reads as two more presses, and two presses
-// without an increment within the round trip read as none: fewer presses is a move that
-// waits, more is a ruling. On a clock known to add an increment each press of the chain
-// adds it, so a reading whose presser gained nothing is a damaged copy of one before it
-// (its status byte), no press. None when `held` is one press from `accepted`, or when no
-// side gained time (a flag fall, a stop, readings lost while the clock ran: no press is
-// needed to explain them, and presses without an increment leave no trace in the times).
+// `accepted`, and `held` one press from the last; or, where no reading between two presses
+// came, two presses from `accepted` read from the times (press_pair), with the reading
+// between them rebuilt. The shortest, because a damaged copy of a press that shows the
+// status before it reads as two more presses: fewer presses is a move that waits, more is
+// a ruling. On a clock known to add an increment each press of the chain adds it, so a
+// reading whose presser gained nothing is a damaged copy of one before it (its status
+// byte), no press. None when `held` is one press from `accepted`, or when no side gained
+// time (a flag fall, a stop, readings lost while the clock ran: no press is needed to
+// explain them, and presses without an increment leave no trace in the times).
 std::vector<GatedReading> presses_between(const GatedReading& accepted,
                                           const std::vector<GatedReading>& replaced,
                                           const GatedReading& held,
@@ -115,27 +166,42 @@ std::vector<GatedReading> presses_between(const GatedReading& accepted,
   const auto link = [&](const GatedReading& before, const GatedReading& after) {
     return one_press(before, after) && (!increments || press_gain(before, after) > kClockTolerance);
   };
+  // Nodes 0..n-1 are the replaced readings, n is `held`.
   const std::size_t n = replaced.size();
+  const auto node = [&](std::size_t i) -> const GatedReading& {
+    return i < n ? replaced[i] : held;
+  };
   constexpr std::size_t kNone = SIZE_MAX;
-  std::vector<std::size_t> length(n, kNone);  // of the shortest chain ending at each
-  std::vector<std::size_t> before(n, kNone);  // the one before it there (kNone: accepted)
-  for (std::size_t i = 0; i < n; ++i) {
-    if (link(accepted, replaced[i])) length[i] = 1;
+  std::vector<std::size_t> length(n + 1, kNone);  // presses of the shortest chain to each
+  std::vector<std::size_t> before(n + 1, kNone);  // the node before it there (kNone: accepted)
+  std::vector<std::optional<GatedReading>> paired(n + 1);  // from `accepted` by two presses
+  for (std::size_t i = 0; i <= n; ++i) {
+    if (link(accepted, node(i))) {
+      length[i] = 1;
+    } else if (auto between = press_pair(accepted, node(i), increment)) {
+      length[i] = 2;
+      paired[i] = std::move(between);
+    }
     for (std::size_t j = 0; j < i; ++j) {
-      if (length[j] != kNone && length[j] + 1 < length[i] && link(replaced[j], replaced[i])) {
+      // A chain of readings the clock sent before one through a rebuilt reading.
+      const bool shorter = length[j] + 1 < length[i] || (paired[i] && length[j] + 1 == length[i]);
+      if (length[j] != kNone && shorter && link(node(j), node(i))) {
         length[i] = length[j] + 1;
         before[i] = j;
+        paired[i].reset();
       }
     }
   }
-  std::size_t last = kNone;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (length[i] != kNone && link(replaced[i], held) &&
-        (last == kNone || length[i] < length[last]))
-      last = i;
-  }
+  if (length[n] == kNone) return {};
   std::vector<GatedReading> chain;
-  for (std::size_t i = last; i != kNone; i = before[i]) chain.push_back(replaced[i]);
+  for (std::size_t i = n;;) {
+    if (i != n) chain.push_back(node(i));
+    if (before[i] == kNone) {
+      if (paired[i]) chain.push_back(*paired[i]);
+      break;
+    }
+    i = before[i];
+  }
   std::reverse(chain.begin(), chain.end());
   return chain;
 }
@@ -214,7 +280,7 @@ void ClockGate::learn_increments(const GatedReading& accepted,
                                  const GatedReading& held) {
   const GatedReading* before = &accepted;
   const auto learn = [&](const GatedReading& after) {
-    if (one_press(*before, after)) {
+    if (!before->rebuilt && !after.rebuilt && one_press(*before, after)) {
       gains_[0] = gains_[1];
       gains_[1] = press_gain(*before, after);
     }

@@ -34,13 +34,33 @@
 // damaged copy of a press that shows the status before it would read as two presses more.
 // The gate learns what presses add: the increment is the smaller of what the last two
 // single presses it confirmed added to their presser's time (the smaller, since one of
-// them may have added a next period's time; forgotten when the host sets the times,
-// `times_set`). Once it is more than the tolerance, each
-// press of a chain must add more than the tolerance too: a damaged copy with the status
-// before a press, whose "presser" gained nothing, is no press.
+// them may have added a next period's time), forgotten when the host sets the times
+// (`times_set`: the driver calls it when it sends a set-and-run and when the clock
+// acknowledges one). Once it is more than the tolerance, each press of a chain must add
+// more than the tolerance too: a damaged copy with the status before a press, whose
+// "presser" gained nothing, is no press.
+// Two presses with no reading between them (its bytes lost, or a damaged copy only) leave
+// a reading with the status of the accepted one and both sides ahead. They are read from
+// the times, as the first link of a chain, with the reading between them rebuilt
+// (`GatedReading::rebuilt`): the side whose clock ran pressed first, then the other; only
+// when each side gained more than the tolerance and at most the increment plus twice the
+// tolerance, the side whose clock ran could not have reached zero (a DGT 3000 adds a next
+// period's time to both sides at zero), no flag, lever, turn or running bit changed, the
+// two readings are at most 3 s apart (an arbiter's correction needs the clock stopped,
+// and every reading of it would have had to be lost), and an increment was learnt since
+// the host last set the times (a set-and-run may raise both). A chain of readings the
+// clock sent is taken before one through a rebuilt reading.
 // A damaged lever, turn or running bit, a damaged time or flag, or a flag fall, a stop or
-// a correction that came meanwhile, is no press; presses without an increment within the
-// round trip leave no trace and are lost (a move then waits for the next one).
+// a correction that came meanwhile, is no press. Still lost (a move then waits for the
+// next press): presses without an increment within the round trip (a delay or no
+// increment, the first presses of a game and those after the host set the times, before
+// two presses taught the increment); more than two presses with no reading between them
+// (three read as one, four as none), or two whose readings are more than 3 s apart or
+// gained more than the bound (a press that also began a period). Left to chance: an
+// arbiter's change that raises both times by more than the tolerance and at most the
+// increment plus twice the tolerance, with the clock running on, not through the host,
+// within 3 s of the last reading and with every reading of the change lost, reads as two
+// presses.
 //
 // Tolerance: 2 s. The DGT 3000 reports whole seconds (§1.8: BCD seconds), so two
 // truncated readings of a running clock differ from the elapsed time by less than 1 s,
@@ -67,6 +87,9 @@ struct GatedReading {
   std::uint8_t status = 0;  // the raw status byte (§1.8 byte 9)
   TimePoint at{};
   std::size_t behind = 0;  // the caller's count of board messages held before it came
+  // Not a reading the clock sent: the one between two presses no reading showed, rebuilt
+  // from the times of the readings around them (clock_gate.cpp press_pair).
+  bool rebuilt = false;
 };
 
 // What one reading lets through. Board messages that came while a reading was held wait

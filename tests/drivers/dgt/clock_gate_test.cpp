@@ -372,6 +372,77 @@ ClockGate gate_after_presses() {
   return gate;
 }
 
+// Two presses and no reading between them (its bytes lost on the line, or a damaged one):
+// the next reading shows the status before them, and both sides 30 s ahead, less the
+// time each clock ran. The first to press is the side whose clock ran; the reading
+// between the presses is given back before the confirmed one, so both are reported.
+TEST(ClockGate, TwoPressesWithNoReadingBetweenAreReadFromTheTimes) {
+  ClockGate gate = gate_after_presses();
+  // The left pressed at 10 500 ms (625 - 0.5 + 30), the right at 11 000 (625 - 0.5 + 30).
+  const GateRelease release = offer_confirmed(gate, running_left(654, 654, 11050));
+  ASSERT_EQ(release.earlier.size(), 1u);
+  EXPECT_EQ(release.earlier[0].reading.lever_high, ClockSide::kRight);
+  EXPECT_EQ(release.earlier[0].reading.turn, ClockSide::kRight);
+  EXPECT_EQ(release.earlier[0].reading.left, milliseconds(654000));
+  EXPECT_EQ(release.earlier[0].reading.right, milliseconds(625000));
+  EXPECT_EQ(release.earlier[0].status, 0x0B);
+  EXPECT_TRUE(release.earlier[0].rebuilt);
+  ASSERT_TRUE(release.confirmed.has_value());
+  EXPECT_EQ(release.confirmed->reading.lever_high, ClockSide::kLeft);
+  EXPECT_FALSE(gate.holding());
+}
+
+// The same, and a third press before the reading after the two was confirmed: the
+// rebuilt reading, the one after the two presses, then the confirmed third.
+TEST(ClockGate, TwoPressesReadFromTheTimesChainToAThird) {
+  ClockGate gate = gate_after_presses();
+  EXPECT_EQ(gate.offer(running_left(654, 654, 11050)).count(), 0u);
+  // The left pressed again at 11 500 ms (654 - 0.5 + 30).
+  EXPECT_TRUE(gate.offer(running_right(683, 654, 11550)).replaced);
+  const GateRelease release = gate.offer(running_right(683, 654, 11570));
+  ASSERT_EQ(release.earlier.size(), 2u);
+  EXPECT_TRUE(release.earlier[0].rebuilt);
+  EXPECT_EQ(release.earlier[0].reading.lever_high, ClockSide::kRight);
+  EXPECT_FALSE(release.earlier[1].rebuilt);
+  EXPECT_EQ(release.earlier[1].reading.lever_high, ClockSide::kLeft);
+  EXPECT_EQ(release.earlier[1].reading.left, milliseconds(654000));
+  ASSERT_TRUE(release.confirmed.has_value());
+  EXPECT_EQ(release.confirmed->reading.lever_high, ClockSide::kRight);
+}
+
+// Without two presses that showed an increment, both times ahead is no press.
+TEST(ClockGate, NoPressIsReadFromTheTimesBeforeIncrementsWereSeen) {
+  ClockGate gate = gate_after(running_left(625, 625, 10000));
+  const GateRelease release = offer_confirmed(gate, running_left(654, 654, 11050));
+  EXPECT_TRUE(release.earlier.empty());
+  EXPECT_TRUE(release.confirmed.has_value());
+}
+
+// Both times ahead by more than the presses add (an arbiter's correction), by the same
+// as they add but with the clock about to reach zero (a next period's time, which the DGT
+// 3000 adds to both sides at zero), longer than kPairWindow after the reading before, or
+// after the host set the times: no press.
+TEST(ClockGate, BothTimesAheadForAnotherReasonAreNoPresses) {
+  {
+    ClockGate gate = gate_after_presses();
+    EXPECT_TRUE(offer_confirmed(gate, running_left(925, 925, 11050)).earlier.empty());
+  }
+  {
+    ClockGate gate = gate_after_presses();
+    EXPECT_TRUE(offer_confirmed(gate, running_left(2, 625, 10500)).confirmed);  // corrected
+    EXPECT_TRUE(offer_confirmed(gate, running_left(30, 654, 11500)).earlier.empty());
+  }
+  {
+    ClockGate gate = gate_after_presses();
+    EXPECT_TRUE(offer_confirmed(gate, running_left(650, 654, 14000)).earlier.empty());
+  }
+  {
+    ClockGate gate = gate_after_presses();
+    gate.times_set();
+    EXPECT_TRUE(offer_confirmed(gate, running_left(654, 654, 11050)).earlier.empty());
+  }
+}
+
 // A damaged copy of a press with the status byte of the reading before it, and the clock
 // after it showing the side that runs more than the tolerance behind the time since (its
 // report lags): the copy reads as the other player's press, and the confirmed reading as
