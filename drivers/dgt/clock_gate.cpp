@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <utility>
 
 #include "drivers/dgt/dgt_protocol.h"
 
@@ -97,9 +98,9 @@ Millis press_gain(const GatedReading& before, const GatedReading& after) {
 }
 
 // Two presses that no reading between them shows (its bytes lost on the line, or a
-// damaged copy): `after` shows the status of `accepted`, with both sides ahead. A press
+// damaged copy): `after` shows the status of `before`, with both sides ahead. A press
 // adds the increment, and each clock runs only on its own turn: the side whose clock ran
-// in `accepted` pressed first and gained the increment less the time its clock ran before
+// in `before` pressed first and gained the increment less the time its clock ran before
 // and after the two presses; the other gained the increment less the time between them.
 // So each side's gain is more than the tolerance and at most `increment` (what the last
 // presses added, clock_gate.h) plus twice the tolerance (the whole seconds and the lag of
@@ -111,24 +112,24 @@ Millis press_gain(const GatedReading& before, const GatedReading& after) {
 // had to be lost); or no increment was learnt since the host last set the times (a
 // set-and-run may raise both). Returns the reading the clock showed between the presses,
 // rebuilt: the first presser's time as `after` shows it (low by the time their clock ran
-// after the second press), the second's as `accepted` shows it.
+// after the second press), the second's as `before` shows it.
 constexpr Millis kPairWindow{3000};
 
-std::optional<GatedReading> press_pair(const GatedReading& accepted, const GatedReading& after,
+std::optional<GatedReading> press_pair(const GatedReading& before, const GatedReading& after,
                                        std::optional<Millis> increment) {
   if (!increment || *increment <= kClockTolerance) return std::nullopt;
-  const ClockReading& a = accepted.reading;
+  const ClockReading& a = before.reading;
   const ClockReading& n = after.reading;
   if (!a.running || !a.turn || !a.lever_high || *a.turn != running_side(*a.lever_high))
     return std::nullopt;
-  if (after.status != accepted.status || !clock_status_possible(after.status) ||
+  if (after.status != before.status || !clock_status_possible(after.status) ||
       n.lever_high != a.lever_high || n.turn != a.turn || n.running != a.running ||
       n.left_flag != a.left_flag || n.right_flag != a.right_flag)
     return std::nullopt;
-  if (after.at < accepted.at || after.at - accepted.at > kPairWindow) return std::nullopt;
+  if (after.at < before.at || after.at - before.at > kPairWindow) return std::nullopt;
   const ClockSide first = *a.turn;
   const ClockSide second = other_side(first);
-  const Millis first_left = expected(accepted, first, after.at);
+  const Millis first_left = expected(before, first, after.at);
   if (first_left <= kClockTolerance) return std::nullopt;
   const Millis most = *increment + 2 * kClockTolerance;
   const Millis first_gain = shown(n, first) - first_left;
@@ -141,16 +142,16 @@ std::optional<GatedReading> press_pair(const GatedReading& accepted, const Gated
   between.reading.lever_high = other_side(*a.lever_high);
   between.reading.turn = second;
   (second == ClockSide::kLeft ? between.reading.left : between.reading.right) = shown(a, second);
-  between.status = static_cast<std::uint8_t>(accepted.status ^ 0x1A);  // lever, both turns
-  if (!one_press(accepted, between) || !one_press(between, after)) return std::nullopt;
+  between.status = static_cast<std::uint8_t>(before.status ^ 0x1A);  // lever, both turns
+  if (!one_press(before, between) || !one_press(between, after)) return std::nullopt;
   return between;
 }
 
 // The presses between `accepted` and the confirmed `held`: the shortest chain of
 // `replaced` readings, in order, each one press from the one before, the first from
-// `accepted`, and `held` one press from the last; or, where no reading between two presses
-// came, two presses from `accepted` read from the times (press_pair), with the reading
-// between them rebuilt. The shortest, because a damaged copy of a press that shows the
+// `accepted`, and `held` one press from the last; where no reading between two presses
+// came, a link is two presses read from the times (press_pair), with the reading between
+// them rebuilt. The shortest, because a damaged copy of a press that shows the
 // status before it reads as two more presses: fewer presses is a move that waits, more is
 // a ruling. On a clock known to add an increment each press of the chain adds it, so a
 // reading whose presser gained nothing is a damaged copy of one before it (its status
@@ -166,41 +167,47 @@ std::vector<GatedReading> presses_between(const GatedReading& accepted,
   const auto link = [&](const GatedReading& before, const GatedReading& after) {
     return one_press(before, after) && (!increments || press_gain(before, after) > kClockTolerance);
   };
-  // Nodes 0..n-1 are the replaced readings, n is `held`.
+  // Nodes 0..n-1 are the replaced readings, n is `held`; kNone stands for `accepted`.
   const std::size_t n = replaced.size();
-  const auto node = [&](std::size_t i) -> const GatedReading& {
-    return i < n ? replaced[i] : held;
-  };
   constexpr std::size_t kNone = SIZE_MAX;
-  std::vector<std::size_t> length(n + 1, kNone);  // presses of the shortest chain to each
-  std::vector<std::size_t> before(n + 1, kNone);  // the node before it there (kNone: accepted)
-  std::vector<std::optional<GatedReading>> paired(n + 1);  // from `accepted` by two presses
+  const auto node = [&](std::size_t i) -> const GatedReading& {
+    return i == kNone ? accepted : i < n ? replaced[i] : held;
+  };
+  // The best chain to each node: fewest presses, then fewest rebuilt readings (a chain of
+  // readings the clock sent before one through a rebuilt reading).
+  struct Best {
+    std::size_t presses = kNone;
+    std::size_t rebuilt = 0;
+    std::size_t before = kNone;           // the node before it
+    std::optional<GatedReading> between;  // rebuilt between that node and this one
+  };
+  std::vector<Best> best(n + 1);
   for (std::size_t i = 0; i <= n; ++i) {
-    if (link(accepted, node(i))) {
-      length[i] = 1;
-    } else if (auto between = press_pair(accepted, node(i), increment)) {
-      length[i] = 2;
-      paired[i] = std::move(between);
-    }
-    for (std::size_t j = 0; j < i; ++j) {
-      // A chain of readings the clock sent before one through a rebuilt reading.
-      const bool shorter = length[j] + 1 < length[i] || (paired[i] && length[j] + 1 == length[i]);
-      if (length[j] != kNone && shorter && link(node(j), node(i))) {
-        length[i] = length[j] + 1;
-        before[i] = j;
-        paired[i].reset();
+    Best& to = best[i];
+    const auto from = [&](std::size_t j) {
+      const std::size_t presses = j == kNone ? 0 : best[j].presses;
+      const std::size_t rebuilt = j == kNone ? 0 : best[j].rebuilt;
+      if (presses == kNone) return;  // no chain reaches it
+      Best via{presses + 1, rebuilt, j, std::nullopt};
+      if (!link(node(j), node(i))) {
+        via.between = press_pair(node(j), node(i), increment);
+        if (!via.between) return;
+        via.presses = presses + 2;
+        via.rebuilt = rebuilt + 1;
       }
-    }
+      if (std::pair{via.presses, via.rebuilt} < std::pair{to.presses, to.rebuilt})
+        to = std::move(via);
+    };
+    from(kNone);
+    for (std::size_t j = 0; j < i; ++j) from(j);
   }
-  if (length[n] == kNone) return {};
+  if (best[n].presses == kNone) return {};
   std::vector<GatedReading> chain;
   for (std::size_t i = n;;) {
     if (i != n) chain.push_back(node(i));
-    if (before[i] == kNone) {
-      if (paired[i]) chain.push_back(*paired[i]);
-      break;
-    }
-    i = before[i];
+    if (best[i].between) chain.push_back(*best[i].between);
+    if (best[i].before == kNone) break;
+    i = best[i].before;
   }
   std::reverse(chain.begin(), chain.end());
   return chain;

@@ -40,8 +40,8 @@
 // more than the tolerance too: a damaged copy with the status before a press, whose
 // "presser" gained nothing, is no press.
 // Two presses with no reading between them (its bytes lost, or a damaged copy only) leave
-// a reading with the status of the accepted one and both sides ahead. They are read from
-// the times, as the first link of a chain, with the reading between them rebuilt
+// a reading with the status of the one before them and both sides ahead. They are read from
+// the times, as a link of the chain, with the reading between them rebuilt
 // (`GatedReading::rebuilt`): the side whose clock ran pressed first, then the other; only
 // when each side gained more than the tolerance and at most the increment plus twice the
 // tolerance, the side whose clock ran could not have reached zero (a DGT 3000 adds a next

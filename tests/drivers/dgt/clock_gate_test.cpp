@@ -410,6 +410,26 @@ TEST(ClockGate, TwoPressesReadFromTheTimesChainToAThird) {
   EXPECT_EQ(release.confirmed->reading.lever_high, ClockSide::kRight);
 }
 
+// A press, then two with no reading between them: the press the clock reported, the
+// rebuilt reading, then the confirmed one.
+TEST(ClockGate, TwoPressesReadFromTheTimesFollowAPress) {
+  ClockGate gate = gate_after_presses();
+  // The left pressed at 10 500 ms (625 - 0.5 + 30), the right at 11 000 (625 - 0.5 + 30),
+  // the left again at 11 500 (654 - 0.5 + 30).
+  EXPECT_EQ(gate.offer(running_right(654, 625, 10550)).count(), 0u);
+  EXPECT_TRUE(gate.offer(running_right(683, 654, 11550)).replaced);
+  const GateRelease release = gate.offer(running_right(683, 654, 11570));
+  ASSERT_EQ(release.earlier.size(), 2u);
+  EXPECT_FALSE(release.earlier[0].rebuilt);
+  EXPECT_EQ(release.earlier[0].reading.lever_high, ClockSide::kRight);
+  EXPECT_TRUE(release.earlier[1].rebuilt);
+  EXPECT_EQ(release.earlier[1].reading.lever_high, ClockSide::kLeft);
+  EXPECT_EQ(release.earlier[1].reading.left, milliseconds(654000));
+  EXPECT_EQ(release.earlier[1].reading.right, milliseconds(654000));
+  ASSERT_TRUE(release.confirmed.has_value());
+  EXPECT_EQ(release.confirmed->reading.lever_high, ClockSide::kRight);
+}
+
 // Without two presses that showed an increment, both times ahead is no press.
 TEST(ClockGate, NoPressIsReadFromTheTimesBeforeIncrementsWereSeen) {
   ClockGate gate = gate_after(running_left(625, 625, 10000));
