@@ -4,6 +4,9 @@
 // placements and clock readings wait for the dump, and the dump is judged against the
 // committed position with the clock's running side (engine/recognize/missed_moves.h):
 //   - exactly the legal moves made meanwhile: they are completed (as `recovered`);
+//   - those and one more of the player whose clock still runs: that last one is a move
+//     waiting for its press, left standing on the board for it, and the others are
+//     completed;
 //   - the committed position: nothing happened that can be judged; a press that came
 //     meanwhile is not charged (a fault must never produce a ruling: the press may be
 //     one the corrupted stream invented, and it cannot be told from a real one);
@@ -148,11 +151,22 @@ bool BoardSession::judge_dump(Millis now, bool final) {
     return true;
   }
   const Codes board = *pending_dump_;
-  const engine::MissedMoves missed =
+  engine::MissedMoves missed =
       clockless
           ? engine::find_missed_moves_without_clock(tracker_->committed(), board, seen_standing())
           : engine::find_missed_moves(tracker_->committed(), board,
                                       clock_known_ ? clock_running_ : std::nullopt);
+  if (missed.verdict == engine::MissedMoves::Verdict::kUnexplained && !clockless && clock_known_ &&
+      clock_running_) {
+    // The clock runs for the player whose move stands last: that move waits for its press,
+    // as any move between its release and its press does. The moves before it (the clock
+    // agrees with them) were completed meanwhile; it is left standing for its press.
+    missed = engine::find_missed_moves(tracker_->committed(), board, Color(1 - *clock_running_));
+    if (missed.verdict == engine::MissedMoves::Verdict::kMoves) {
+      missed.moves.pop_back();
+      if (missed.moves.empty()) missed.verdict = engine::MissedMoves::Verdict::kUnchanged;
+    }
+  }
   if (missed.verdict == engine::MissedMoves::Verdict::kUnexplained && final && clockless &&
       sync_cause_ == SyncCause::kResync) {
     // Bytes lost on a board without a clock, and the board still no sequence of moves: a

@@ -117,7 +117,9 @@ TEST_F(SyncTest, AResyncWithoutAPressTakesTheDumpAsTheBoard) {
 // White castled (the rook on f1, the king still on e1), then bytes lost again, so the
 // driver asked for a newer dump and held the king's field updates back; White's press,
 // judged against the older dump, completed Rf1 as recovered. The older dump is not judged
-// while the newer one is awaited: the newer one shows O-O.
+// while the newer one is awaited: the newer one shows O-O. (Here Black's press comes after
+// the second loss: judged when it came with the press, the older dump is Bc5 and the
+// rook's half of O-O standing for White's press, which is right too.)
 TEST_F(SyncTest, AStaleDumpIsNotJudgedWhileANewerOneIsAwaited) {
   BoardSession s("b1", setup_, drivers::WhiteSetting::kLeft, published_.publish());
   start(s);
@@ -126,14 +128,14 @@ TEST_F(SyncTest, AStaleDumpIsNotJudgedWhileANewerOneIsAwaited) {
   play_move(s, sq('f', 1), sq('c', 4), Piece::kWhiteBishop, ClockSide::kLeft, t_);
   s.on_sensor(drivers::SquareChanged{sq('f', 8), Piece::kEmpty}, milliseconds(t_ += 500));
   s.on_resync();  // the put on c5 was lost
-  s.on_sensor(drivers::LeverPressed{ClockSide::kRight}, milliseconds(t_ += 500));
   auto rook_first =
       placement_of("r1bqk1nr/pppp1ppp/2n5/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4");
   rook_first[sq('h', 1)] = Piece::kEmpty;
   rook_first[sq('f', 1)] = Piece::kWhiteRook;
   s.on_sensor(drivers::PlacementSeen{rook_first}, milliseconds(t_ += 50));
-  s.on_sensor(reading(ClockSide::kLeft, 5420, 5440), milliseconds(t_ += 10));
   s.on_resync();  // bytes lost again: the king's field updates are held back
+  s.on_sensor(drivers::LeverPressed{ClockSide::kRight}, milliseconds(t_ += 500));
+  s.on_sensor(reading(ClockSide::kLeft, 5420, 5440), milliseconds(t_ += 10));
   s.on_sensor(drivers::LeverPressed{ClockSide::kLeft}, milliseconds(t_ += 500));
   s.on_sensor(reading(ClockSide::kRight, 5450, 5440), milliseconds(t_ += 10));
   EXPECT_EQ(moves().size(), 5u) << "nothing is judged against the older dump";
