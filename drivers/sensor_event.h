@@ -81,7 +81,7 @@ struct ClockAbsent {};  // the board says no clock
 // A clock's answer to a command of ours (or an unsolicited report).
 struct ClockAck {
   std::uint8_t command = 0;  // the command id answered (docs/protocols.md §1.8 ack1)
-  bool error = false;        // ack0 == 0x40
+  bool error = false;        // ack0 != 0x10 (0x40 is DGT's error; §1.8)
   std::array<std::uint8_t, 4> raw{};
 };
 // A queued clock command gave up after its resend (no ack, or error acks).

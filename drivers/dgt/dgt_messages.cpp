@@ -105,7 +105,9 @@ BwTime decode_bwtime(Payload p) {
     ack.raw[2] = static_cast<std::uint8_t>((p[4] & 0x7F) | ((p[0] << 3) & 0x80));
     ack.raw[3] = static_cast<std::uint8_t>((p[5] & 0x7F) | ((p[0] << 2) & 0x80));
     ack.command = ack.raw[1];
-    ack.error = ack.raw[0] == kAckError;
+    // ack0 10 is the one normal answer; 40 is DGT's error, and any other value (20 has
+    // been seen from a real clock) is no answer to rely on either (§1.8).
+    ack.error = ack.raw[0] != kAckOk;
     return ack;
   }
   if (std::all_of(p.begin(), p.end(), [](std::uint8_t b) { return b == 0; })) {

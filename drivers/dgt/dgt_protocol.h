@@ -55,6 +55,7 @@ inline constexpr std::uint8_t kAckClockReady = 0x81;
 inline constexpr std::uint8_t kAckButtonPressed = 0x88;
 inline constexpr std::uint8_t kAckModeReport = 0x8A;
 inline constexpr std::uint8_t kAckNotInMode = 0x90;
+// ack0 (§1.8): 10 a normal answer, 40 an error; any other value is taken as an error too.
 inline constexpr std::uint8_t kAckOk = 0x10;
 inline constexpr std::uint8_t kAckError = 0x40;
 

@@ -426,6 +426,26 @@ TEST_F(DgtDriverTest, ClockAcksDriveTheQueue) {
   EXPECT_EQ(out.to_send, encode_clock_command(ClockText{"HELLO", 0}));
 }
 
+// The clock answers set-and-run with ack0 20 and no command (as PicoChess logged from a
+// real clock): not an answer to rely on, so the command goes again at once, not after the
+// 2 s wait for an ack, and a second such answer gives it up.
+TEST_F(DgtDriverTest, AnAckWithAck0TwentyResendsTheCommandAtOnce) {
+  bring_up();
+  feed(encode_clock_ack(0x10, 0x09, 0x20, 0x00), 30);  // the version: nothing in flight
+  DecoderOutput out;
+  const ClockSetAndRun set{milliseconds(600000), milliseconds(540000), ClockSide::kLeft};
+  EXPECT_TRUE(driver.send_clock(set, t(40), out));
+  EXPECT_EQ(out.to_send, encode_clock_command(set));
+  out = feed(encode_clock_ack(0x20, 0x00, 0x00, 0x00), 140);
+  EXPECT_EQ(out.to_send, encode_clock_command(set)) << "resent at once";
+  EXPECT_TRUE(only<ClockCommandFailed>(out).empty());
+  out = feed(encode_clock_ack(0x20, 0x00, 0x00, 0x00), 240);
+  ASSERT_EQ(only<ClockCommandFailed>(out).size(), 1u);
+  EXPECT_EQ(only<ClockCommandFailed>(out)[0].command, kClockSetNRun);
+  EXPECT_TRUE(out.to_send.empty());
+  EXPECT_EQ(driver.counters().clock_failures, 1u);
+}
+
 TEST_F(DgtDriverTest, IdentityMessages) {
   bring_up();
   auto out = feed({0x91, 0x00, 0x08, '2', '4', '6', '8', '0'}, 50);

@@ -111,6 +111,24 @@ TEST(DgtMessages, AckHighBitsRoundTrip) {
   for (std::size_t i = 3; i < message.size(); ++i) EXPECT_LT(message[i], 0x80);
 }
 
+// ack0 is 10 for a normal answer and 40 for an error (§1.8); PicoChess logged
+// (32, 0, 0, 0) from a clock on a board's cable, a value DGT does not describe and an ack1
+// that names no command. Only 10 is a normal answer: anything else is none (an error).
+TEST(DgtMessages, OnlyAck0TenIsANormalAnswer) {
+  const auto decode = [](std::uint8_t ack0, std::uint8_t ack1) {
+    return std::get<ClockAck>(decode_bwtime(payload_of(encode_clock_ack(ack0, ack1, 0, 0))));
+  };
+  const ClockAck logged = decode(0x20, 0x00);
+  EXPECT_EQ(logged.raw, (std::array<std::uint8_t, 4>{0x20, 0x00, 0x00, 0x00}));
+  EXPECT_EQ(logged.command, 0x00);
+  EXPECT_TRUE(logged.error);
+  EXPECT_TRUE(decode(0x20, 0x0A).error);
+  EXPECT_TRUE(decode(0x40, 0x0A).error);
+  EXPECT_TRUE(decode(0x00, 0x0A).error);
+  EXPECT_FALSE(decode(0x10, 0x0A).error);
+  EXPECT_FALSE(decode(0x10, 0x88).error);
+}
+
 TEST(DgtMessages, EncodesTheClockCommandExamples) {
   // §1.9 worked examples.
   EXPECT_EQ(encode_clock_command(ClockVersionRequest{}), (Bytes{0x2B, 0x03, 0x03, 0x09, 0x00}));
