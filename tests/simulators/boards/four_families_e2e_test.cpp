@@ -219,75 +219,72 @@ TEST(FourFamiliesE2e, DgtAutoBySerialIgnoresAnotherAndFollowsThePlugs) {
   std::filesystem::remove_all(dir);
 }
 
-// A move made while the board is unplugged, on two boards at once: on b4 Black's 1...d5 is
-// made while the cable is out and pressed long after it is back (the board shows d5 with
-// Black's clock running: a move waiting for its press, no restore request); on b5 it is
-// made and pressed while the cable is out (the clock confirms it: recovered). Both games go
-// on with 2.c4.
+// A move made while the board is unplugged: Black's 1...d5 is made while the cable is out,
+// and pressed either long after it is back (the board shows d5 with Black's clock running:
+// a move waiting for its press, no restore request) or while it is out (the clock confirms
+// it: recovered). Both games go on with 2.c4. The two are played side by side, each on a
+// daemon of its own (two `auto` boards of one daemon would probe each other's ports).
 TEST(FourFamiliesE2e, DgtMovesMadeWhileUnpluggedAreTakenUpNotRestored) {
-  const std::string dir = temp_dir("four");
-  // Unplugged from script time 40 s to 60 s (2 s to 3 s of the emulators' wall time).
-  const auto script = [&](const std::string& name, const std::string& black_press) {
-    const std::string path = dir + "/" + name + ".ebs";
-    std::ofstream(path) << "start startpos\n"
-                           "0.000 placement rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\n"
-                           "29.811 lift d2\n30.026 put d4 P\n31.322 lever white\n"
-                           "56.929 lift d7\n57.243 put d5 p\n"
-                        << black_press
-                        << " lever black\n"
-                           "210.376 lift c2\n210.708 put c4 P\n212.099 lever white\n";
-    return path;
+  struct Play {
+    std::string dir;
+    std::unique_ptr<Child> daemon, sim;
   };
-  std::vector<std::string> args = daemon_args(dir);
-  args.insert(args.end(),
-              {"--board", "b4=dgt:auto,serial=13579", "--board", "b5=dgt:auto,serial=24680"});
-  Child daemon(args);
-  ASSERT_TRUE(daemon.wait_for_stderr("ready:", 15s)) << daemon.err();
-  const auto dgt = [&](const std::string& serial, const std::string& path) {
-    std::vector<std::string> sim = {kBin + "/eboard-sim", "dgt",  "--serial-bus", dir + "/serial",
-                                    "--serial",           serial, "--speed",      kDgtSpeed,
-                                    "--hangup-at",        "40",   "--hangup-for", "20"};
+  // Unplugged from script time 40 s to 60 s (2 s to 3 s of the emulator's wall time).
+  const auto play = [](const std::string& black_press) {
+    Play p{temp_dir("four"), nullptr, nullptr};
+    const std::string script = p.dir + "/game.ebs";
+    std::ofstream(script) << "start startpos\n"
+                             "0.000 placement rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR\n"
+                             "29.811 lift d2\n30.026 put d4 P\n31.322 lever white\n"
+                             "56.929 lift d7\n57.243 put d5 p\n"
+                          << black_press
+                          << " lever black\n"
+                             "210.376 lift c2\n210.708 put c4 P\n212.099 lever white\n";
+    std::vector<std::string> args = daemon_args(p.dir);
+    args.insert(args.end(), {"--board", "b4=dgt:auto,serial=" + std::string(kDgtSerial)});
+    p.daemon = std::make_unique<Child>(args);
+    EXPECT_TRUE(p.daemon->wait_for_stderr("ready:", 15s)) << p.daemon->err();
+    std::vector<std::string> sim = {
+        kBin + "/eboard-sim", "dgt",      "--serial-bus", p.dir + "/serial",
+        "--serial",           kDgtSerial, "--speed",      kDgtSpeed,
+        "--hangup-at",        "40",       "--hangup-for", "20"};
     sim.insert(sim.end(), kDgtGame.begin(), kDgtGame.end());
-    sim.push_back(path);
-    return std::make_unique<Child>(sim);
+    sim.push_back(script);
+    p.sim = std::make_unique<Child>(sim);
+    return p;
   };
-  // b4: pressed at 200 s, 7 s of wall time after the replug (the session's wait for an
-  // explanation is 3 s); b5: pressed at 57.6 s, while unplugged.
-  auto later = dgt("13579", script("later", "200.000"));
-  auto unplugged = dgt("24680", script("unplugged", "57.567"));
-  for (Child* sim : {later.get(), unplugged.get()}) {
-    ASSERT_NE(pty_of(*sim), "") << sim->err();
-    ASSERT_TRUE(sim->wait_for_stderr("plugged in again", 30s)) << sim->err();
-  }
+  // Pressed at 200 s, 7 s of wall time after the replug (the session's wait for an
+  // explanation is 3 s), or at 57.6 s, while unplugged.
+  Play later = play("200.000");
+  Play unplugged = play("57.567");
   const std::vector<std::string> game = {"d2d4", "d7d5", "c2c4"};
-  EXPECT_TRUE(daemon.wait_for(
-      [&](const std::string& out, const std::string&) {
-        return moves_of(out, "b4").size() >= game.size() &&
-               moves_of(out, "b5").size() >= game.size();
-      },
-      40s))
-      << daemon.err() << later->err() << unplugged->err();
-  const std::string out = daemon.out();
-  daemon.kill(SIGTERM);
-  daemon.wait(10s);
-  EXPECT_EQ(moves_of(out, "b4"), game);
-  EXPECT_EQ(moves_of(out, "b5"), game);
-  EXPECT_EQ(count_of(out, &v1::Event::has_restore_requested), 0) << out;
-  EXPECT_EQ(count_of(out, &v1::Event::has_illegal_move_completed), 0);
-  EXPECT_EQ(count_of(out, &v1::Event::has_clock_press_without_move), 0);
-  // Each board was unplugged and plugged in again (two connections), and 1...d5 completed
-  // by its press on b4, found on the board on b5.
   std::map<std::string, v1::Completion> d5;
-  for (const auto& e : parse_events(out)) {
-    if (e.has_move_completed() && e.move_completed().uci() == "d7d5")
-      d5[e.board_id()] = e.move_completed().completion();
+  for (Play* p : {&later, &unplugged}) {
+    ASSERT_TRUE(p->sim->wait_for_stderr("plugged in again", 30s)) << p->sim->err();
+    EXPECT_TRUE(p->daemon->wait_for(
+        [&](const std::string& out, const std::string&) {
+          return moves_of(out, "b4").size() >= game.size();
+        },
+        40s))
+        << p->daemon->err() << p->sim->err();
+    const std::string out = p->daemon->out();
+    p->daemon->kill(SIGTERM);
+    p->daemon->wait(10s);
+    EXPECT_EQ(moves_of(out, "b4"), game);
+    EXPECT_EQ(count_of(out, &v1::Event::has_restore_requested), 0) << out;
+    EXPECT_EQ(count_of(out, &v1::Event::has_illegal_move_completed), 0);
+    EXPECT_EQ(count_of(out, &v1::Event::has_clock_press_without_move), 0);
+    // Unplugged and plugged in again: two connections.
+    EXPECT_GE(statuses(out, "b4", v1::DEVICE_STATE_CONNECTED).size(), 2u);
+    for (const auto& e : parse_events(out)) {
+      if (e.has_move_completed() && e.move_completed().uci() == "d7d5")
+        d5[p == &later ? "later" : "unplugged"] = e.move_completed().completion();
+    }
+    std::filesystem::remove_all(p->dir);
   }
-  EXPECT_EQ(d5["b4"], v1::COMPLETION_CLOCK_PRESS);
-  EXPECT_EQ(d5["b5"], v1::COMPLETION_RECOVERED);
-  for (const char* board : {"b4", "b5"}) {
-    EXPECT_GE(statuses(out, board, v1::DEVICE_STATE_CONNECTED).size(), 2u) << board;
-  }
-  std::filesystem::remove_all(dir);
+  // Completed by its press when it came after the replug, found on the board otherwise.
+  EXPECT_EQ(d5["later"], v1::COMPLETION_CLOCK_PRESS);
+  EXPECT_EQ(d5["unplugged"], v1::COMPLETION_RECOVERED);
 }
 
 }  // namespace
