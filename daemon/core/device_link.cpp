@@ -106,13 +106,27 @@ void DeviceLink::start() {
                            : "looking for a " + board;
   }
   listener_.device_status(v1::DEVICE_ROLE_BOARD, v1::DEVICE_STATE_CONNECTING, looking, now_ms());
+  if (spec_.device == "auto") {
+    claims_->wait_for_release(this, [this](const std::string& path) { on_port_released(path); });
+  }
   try_connect();
 }
 
 void DeviceLink::stop() {
   stopped_ = true;
   timer_.cancel();
+  claims_->stop_waiting(this);
   close_port();
+}
+
+// Another link let go of a port this one passed over as held: look again now (from
+// inside that link, so only scheduled). A probe of this link's own is looked at when it
+// ends (try_connect()).
+void DeviceLink::on_port_released(const std::string& path) {
+  if (stopped_ || port_ || held_skipped_.count(path) == 0) return;
+  held_skipped_.clear();
+  reconnect_at_ = clock_.now();
+  rearm_timer();
 }
 
 void DeviceLink::close_port() {
@@ -168,6 +182,7 @@ bool DeviceLink::open_serial(const std::string& path) {
   if (!claim(path)) return false;
   auto opened = drivers::TtyPort::open(path, info_->line);
   if (auto* error = std::get_if<drivers::IoError>(&opened)) {
+    claims_->forget(path);
     close_port();
     report_failure(error->message);  // it names the path
     return false;
@@ -212,29 +227,67 @@ bool DeviceLink::wanted_adapter(const std::string& usb_serial) const {
   return usb_serial.empty() || !claims_->serial_named(usb_serial);
 }
 
-bool DeviceLink::try_candidates() {
-  if (next_candidate_ == 0) {
-    candidates_.clear();
-    skipped_held_ = false;
-    if (lister_) {
-      candidates_ = lister_();
-    } else {
-      const auto ports = options_.serial ? options_.serial->ports() : drivers::list_serial_ports();
-      for (const auto& port : drivers::serial_candidates(ports, info_->usb, info_->probe_others)) {
-        // A family without its own serial number is picked by the USB adapter's.
-        if (!info_->device_names_serial && !wanted_adapter(port.usb_serial)) continue;
-        candidates_.push_back(port.path);
-      }
+// The ports to probe, in the listing's order but those known to hold this link's board
+// first; what the listing no longer shows is forgotten.
+std::vector<DeviceLink::Candidate> DeviceLink::list_candidates() {
+  std::vector<Candidate> found;
+  std::set<std::string> listed;
+  if (lister_) {
+    for (auto& path : lister_()) {
+      listed.insert(path);
+      found.push_back({std::move(path), ""});
+    }
+  } else {
+    const auto ports = options_.serial ? options_.serial->ports() : drivers::list_serial_ports();
+    for (const auto& port : ports) listed.insert(port.path);
+    for (const auto& port : drivers::serial_candidates(ports, info_->usb, info_->probe_others)) {
+      // A family without its own serial number is picked by the USB adapter's.
+      if (!info_->device_names_serial && !wanted_adapter(port.usb_serial)) continue;
+      found.push_back({port.path, port.description + "/" + port.usb_serial});
     }
   }
+  claims_->forget_unlisted(listed);
+  std::stable_partition(found.begin(), found.end(),
+                        [this](const Candidate& c) { return known_wanted(c); });
+  return found;
+}
+
+// Another link's probe (or an earlier one of this link) read the board on the port.
+bool DeviceLink::known_unwanted(const Candidate& candidate) const {
+  const auto board = claims_->known(candidate.path, candidate.identity);
+  if (!board) return false;
+  if (board->driver != info_->name) return true;
+  return info_->device_names_serial && !wanted_serial(board->serial);
+}
+
+bool DeviceLink::known_wanted(const Candidate& candidate) const {
+  const auto board = claims_->known(candidate.path, candidate.identity);
+  return board && board->driver == info_->name &&
+         (!info_->device_names_serial || wanted_serial(board->serial));
+}
+
+// What the board on the port is, for every link that would probe it (auto only: a fixed
+// path is not listed).
+void DeviceLink::learn(const std::string& serial) {
+  if (spec_.device != "auto" || !port_) return;
+  claims_->learn(device_path_, port_identity_, {std::string(info_->name), serial});
+}
+
+bool DeviceLink::try_candidates() {
+  if (next_candidate_ == 0) {
+    held_skipped_.clear();
+    candidates_ = list_candidates();
+  }
   while (next_candidate_ < candidates_.size()) {
-    const std::string path = candidates_[next_candidate_++];
-    if (claims_->taken(path)) {  // another board's, or being probed by one
-      skipped_held_ = true;
+    const Candidate candidate = candidates_[next_candidate_++];
+    if (known_unwanted(candidate)) continue;  // not opened again while it stays plugged in
+    if (claims_->taken(candidate.path)) {     // another board's, or being probed by one
+      held_skipped_.insert(candidate.path);
       continue;
     }
     probing_ = true;
-    if (open_serial(path)) {
+    port_identity_ = candidate.identity;
+    if (open_serial(candidate.path)) {
       if (port_) probe_deadline_ = clock_.now() + kProbeTime;
       return true;
     }
@@ -269,8 +322,18 @@ void DeviceLink::try_connect() {
     if (!open_serial(spec_.device)) schedule_reconnect(false);
   } else if (!try_candidates()) {
     report_failure(none + " found");
-    // A port another link held may be free soon (a probe ends): no waiting for hot-plug.
-    schedule_reconnect(!skipped_held_);
+    // A port another link held and let go while this one probed is looked at now; one
+    // still held wakes this link when it is let go (on_port_released()).
+    const bool released = std::any_of(held_skipped_.begin(), held_skipped_.end(),
+                                      [this](const std::string& p) { return !claims_->taken(p); });
+    if (released) {
+      held_skipped_.clear();
+      reconnect_at_ = clock_.now();
+    } else {
+      schedule_reconnect(true);
+    }
+    if (arrival_look_at_ && *arrival_look_at_ > clock_.now() && *arrival_look_at_ < *reconnect_at_)
+      reconnect_at_ = arrival_look_at_;
   }
   rearm_timer();
 }
@@ -288,6 +351,7 @@ void DeviceLink::on_usb_events(const std::vector<drivers::UsbEvent>& events) {
   const bool hid = info_->transport == drivers::TransportKind::kUsbHid;
   for (const auto& event : events) {
     if (event.change == drivers::UsbChange::kLeft) {
+      if (!hid) claims_->forget_usb(event.device.serial);
       if (hid && port_ && event.device.location == device_path_) {
         lose("unplugged");
         return;
@@ -300,12 +364,14 @@ void DeviceLink::on_usb_events(const std::vector<drivers::UsbEvent>& events) {
         clock_.now() + (hid ? SteadyTime::duration::zero()
                             : std::chrono::duration_cast<SteadyTime::duration>(kTtyAppears));
     if (!reconnect_at_ || soon < *reconnect_at_) reconnect_at_ = soon;
+    if (!hid) arrival_look_at_ = soon;
     rearm_timer();
   }
 }
 
-void DeviceLink::lose(const std::string& reason) {
+void DeviceLink::lose(const std::string& reason, PortGone gone) {
   const bool was_probing = probing_;
+  if (gone == PortGone::kMaybe && spec_.device == "auto") claims_->forget(device_path_);
   decoder_->on_disconnected();
   close_port();
   unsent_.clear();

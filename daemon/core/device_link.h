@@ -19,7 +19,11 @@
 // The daemon's links share one PortClaims (port_claims.h, share_ports()): a port or USB
 // device that another link holds or probes is skipped, and an auto board never probes a
 // port another board's spec names, so several auto boards of one or several families
-// share the ports.
+// share the ports. What a probe learns is shared too: a port known to hold a board of
+// another family, or a DGT board of a serial number this link does not want, is passed
+// over without being opened (until the port goes away), and a port known to hold this
+// link's board is probed first. A link that skipped a port another link held is woken
+// when that port is let go (a probe that passed the board over ends), not on a timer.
 // A board that names another serial number than `serial=` on a fixed path is refused
 // (not taken, retried); without `serial=`, a different board showing up on the same path
 // after a reconnect is taken with a warning naming both serial numbers.
@@ -135,12 +139,24 @@ class DeviceLink {
              Log log, LinkOptions options);
   Millis now_ms() const;
   void try_connect();
+  struct Candidate {
+    std::string path;
+    std::string identity;  // PortClaims's: the listing's description and USB serial number
+  };
   bool try_candidates();
+  std::vector<Candidate> list_candidates();
+  bool known_unwanted(const Candidate& candidate) const;
+  bool known_wanted(const Candidate& candidate) const;
+  void learn(const std::string& serial);
+  void on_port_released(const std::string& path);
   bool open_serial(const std::string& path);
   bool open_usb(const drivers::UsbDeviceInfo& device);
   void attach(drivers::TransportPtr port);
   void report_failure(const std::string& detail);
-  void lose(const std::string& reason);
+  // kMaybe: the port may be gone or hold another board now (what was learned of it is
+  // forgotten); kNo: the board on it is known and stays (passed over, refused).
+  enum class PortGone : std::uint8_t { kMaybe, kNo };
+  void lose(const std::string& reason, PortGone gone = PortGone::kMaybe);
   void schedule_reconnect(bool found_nothing);
   void wait_readable();
   void wait_writable();
@@ -178,11 +194,15 @@ class DeviceLink {
   bool reading_ = false;      // a read wait is armed on the port
   std::uint64_t opened_ = 0;  // ports attached so far: a wait for an older one is stale
   std::optional<SteadyTime> reconnect_at_;
+  // auto: the look after a device arrived, once its tty is there; kept when a port let go
+  // brings a look forward (on_port_released()).
+  std::optional<SteadyTime> arrival_look_at_;
   bool failure_reported_ = false;
   bool stopped_ = false;
   // auto / usb: probing candidates
   bool probing_ = false;
-  std::vector<std::string> candidates_;
+  std::vector<Candidate> candidates_;
+  std::string port_identity_;  // the candidate's identity of the port probed or used
   std::size_t next_candidate_ = 0;
   std::optional<SteadyTime> probe_deadline_;
   std::string device_path_;
@@ -192,8 +212,9 @@ class DeviceLink {
   std::optional<SteadyTime> wake_;
   PortClaims own_claims_;
   PortClaims* claims_ = &own_claims_;
-  std::string claimed_;        // the port or USB device this link holds in claims_, or ""
-  bool skipped_held_ = false;  // the last search passed over a port another link held
+  std::string claimed_;                 // the port or USB device this link holds in claims_, or ""
+  bool skipped_held_ = false;           // the last search passed over a port another link held
+  std::set<std::string> held_skipped_;  // auto: the ports the last search found held
   PortLister lister_;
 };
 

@@ -19,6 +19,7 @@ DeviceLink::Next DeviceLink::handle_link_status(const drivers::LinkStatus& statu
         probing_ = false;
         probe_deadline_.reset();
         next_candidate_ = 0;
+        learn("");
         listener_.on_link_up();
       }
       if (!probing_) {
@@ -54,6 +55,7 @@ DeviceLink::Next DeviceLink::handle_link_status(const drivers::LinkStatus& statu
 DeviceLink::Next DeviceLink::handle_info(const drivers::DeviceInfo& info,
                                          drivers::DecoderOutput& out) {
   const bool serial = info.kind == drivers::InfoKind::kSerial;
+  if (serial) learn(info.text);
   if (probing_ && serial) {
     if (!wanted_serial(info.text)) {
       const std::string why = "serial " + info.text +
@@ -64,7 +66,7 @@ DeviceLink::Next DeviceLink::handle_info(const drivers::DeviceInfo& info,
       if (passed_over_logged_.insert(passed_over).second) {
         log_(LogLevel::kInfo, "board " + listener_.board_id() + ": " + passed_over);
       }
-      lose(why);
+      lose(why, PortGone::kNo);
       return Next::kDropped;
     }
     // Found: start over on this port so the listener sees a fresh handshake and dump.
@@ -89,7 +91,7 @@ DeviceLink::Next DeviceLink::handle_info(const drivers::DeviceInfo& info,
       log_(LogLevel::kWarning, "board " + board + ": " + device_path_ + ": " + why);
     }
     refusal_logged_ = why;  // once, not at every retry
-    lose(why);
+    lose(why, PortGone::kNo);
     return Next::kDropped;
   }
   if (serial && known_serial_ && *known_serial_ != info.text) {

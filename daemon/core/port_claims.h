@@ -4,10 +4,21 @@
 // holds and that no `dgt:auto,serial=N` board is named by: the shipped configuration's
 // way of attaching whatever boards are plugged in (README.md, "Raspberry Pi").
 // A link probing a port holds it too, so that two links never talk to one board at once.
+//
+// What a probe learns is kept for the other links: the family and serial number of the
+// board on a port, until the port goes away (a listing without it, its hang-up, a USB
+// departure), so that a link looking for another board passes it over without opening
+// it. A port is known by its path and identity (the listing's description and USB serial
+// number): a path reused by another device is not taken for the old one. And a link that
+// passed over a port another link held is told when it is let go (wait_for_release()),
+// instead of retrying on a timer, so that two links probing each other's boards at once
+// each find their own at the next turn rather than after a backoff.
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -21,7 +32,45 @@ class PortClaims {
   // claimed under.
   bool claim(const std::string& path) { return held_.emplace(resolved(path), path).second; }
   void release(const std::string& path) {
-    std::erase_if(held_, [&path](const auto& entry) { return entry.second == path; });
+    if (std::erase_if(held_, [&path](const auto& entry) { return entry.second == path; }) == 0)
+      return;
+    auto waiters = waiters_;  // a waiter may come or go meanwhile
+    for (auto& [who, released] : waiters) {
+      if (waiters_.count(who) > 0) released(path);
+    }
+  }
+  // `released(path)` is called (on the loop, from inside the releasing link: it must only
+  // schedule) whenever a held port is let go, until stop_waiting(who).
+  using Released = std::function<void(const std::string& path)>;
+  void wait_for_release(const void* who, Released released) { waiters_[who] = std::move(released); }
+  void stop_waiting(const void* who) { waiters_.erase(who); }
+
+  // The board a link found on a port: its driver ("dgt") and serial number.
+  struct KnownBoard {
+    std::string driver;
+    std::string serial;
+  };
+  void learn(const std::string& path, const std::string& identity, KnownBoard board) {
+    known_[path] = Known{identity, std::move(board)};
+  }
+  std::optional<KnownBoard> known(const std::string& path, const std::string& identity) const {
+    const auto found = known_.find(path);
+    if (found == known_.end() || found->second.identity != identity) return std::nullopt;
+    return found->second.board;
+  }
+  void forget(const std::string& path) { known_.erase(path); }
+  // The ports a listing no longer shows are gone.
+  void forget_unlisted(const std::set<std::string>& listed) {
+    std::erase_if(known_, [&listed](const auto& entry) { return listed.count(entry.first) == 0; });
+  }
+  // A USB device left: the ports that were it, or that cannot tell (no USB serial number).
+  void forget_usb(const std::string& usb_serial) {
+    std::erase_if(known_, [&usb_serial](const auto& entry) {
+      const std::string& identity = entry.second.identity;
+      const auto slash = identity.rfind('/');
+      const std::string serial = slash == std::string::npos ? "" : identity.substr(slash + 1);
+      return serial.empty() || serial == usb_serial;
+    });
   }
   // Held by a link, or named by a board's spec (`dgt:/dev/ttyACM0`): not for auto boards.
   bool taken(const std::string& path) const {
@@ -41,9 +90,16 @@ class PortClaims {
     return error ? path : canonical.string();
   }
 
+  struct Known {
+    std::string identity;  // "DESCRIPTION/USB-SERIAL" of the listing (port_identity())
+    KnownBoard board;
+  };
+
   std::map<std::string, std::string> held_;  // resolved path -> the path as claimed
   std::set<std::string> named_paths_;
   std::set<std::string> named_serials_;
+  std::map<std::string, Known> known_;  // by the path as listed
+  std::map<const void*, Released> waiters_;
 };
 
 }  // namespace eboard::daemon

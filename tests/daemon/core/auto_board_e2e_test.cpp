@@ -232,5 +232,50 @@ TEST_F(AutoBoardTest, AutoBoardsOfTwoFamiliesEachTakeTheirOwn) {
       << b2.last(v1::DEVICE_STATE_CONNECTED);
 }
 
+// Two boards named by serial number whose links each probe the other's board first (the
+// ports listed the other way round): each passes it over, and finds its own at once when
+// the other link lets go of it, not after a backoff; the board each link read is not
+// opened again by the other.
+TEST_F(AutoBoardTest, TwoNamedBoardsProbingEachOthersFindTheirOwnAtOnce) {
+  PluggedBoard& second = plug("24680");
+  PluggedBoard& first = plug("13579");
+  AutoBoard& b4 = add_board("b4", "13579");
+  AutoBoard& b5 = add_board("b5", "24680");
+  const SteadyTime start = clock_.now();
+  b4.link->start();
+  b5.link->start();
+  ASSERT_TRUE(serve_until([&] {
+    return !b4.last(v1::DEVICE_STATE_CONNECTED).empty() &&
+           !b5.last(v1::DEVICE_STATE_CONNECTED).empty();
+  })) << "b4: "
+      << b4.last(v1::DEVICE_STATE_DISCONNECTED)
+      << " b5: " << b5.last(v1::DEVICE_STATE_DISCONNECTED);
+  EXPECT_LT(clock_.now() - start, 50ms);  // the first retry's backoff is 100 ms
+  EXPECT_EQ(b4.last(v1::DEVICE_STATE_CONNECTED).rfind(first.path + ":", 0), 0u)
+      << b4.last(v1::DEVICE_STATE_CONNECTED);
+  EXPECT_EQ(b5.last(v1::DEVICE_STATE_CONNECTED).rfind(second.path + ":", 0), 0u)
+      << b5.last(v1::DEVICE_STATE_CONNECTED);
+}
+
+// A board whose serial number a probe read is passed over by a link looking for another,
+// without being opened, while it stays plugged in.
+TEST_F(AutoBoardTest, ABoardReadOnceIsNotProbedAgainByAnotherLink) {
+  PluggedBoard& other = plug("11111");
+  AutoBoard& b1 = add_board("b1", "22222");
+  b1.link->start();
+  ASSERT_TRUE(serve_until([&] {
+    return b1.last(v1::DEVICE_STATE_DISCONNECTED).find("no DGT board with serial 22222") !=
+           std::string::npos;
+  })) << b1.last(v1::DEVICE_STATE_DISCONNECTED);
+  AutoBoard& b2 = add_board("b2", "33333");
+  b2.link->start();
+  // b2 opened nothing: no byte reaches the board.
+  pollfd p{other.pty.master_fd(), POLLIN, 0};
+  EXPECT_EQ(::poll(&p, 1, 20), 0);
+  EXPECT_NE(b2.last(v1::DEVICE_STATE_DISCONNECTED).find("no DGT board with serial 33333"),
+            std::string::npos)
+      << b2.last(v1::DEVICE_STATE_DISCONNECTED);
+}
+
 }  // namespace
 }  // namespace eboard::daemon
