@@ -287,5 +287,44 @@ TEST(FourFamiliesE2e, DgtMovesMadeWhileUnpluggedAreTakenUpNotRestored) {
   EXPECT_EQ(d5["unplugged"], v1::COMPLETION_RECOVERED);
 }
 
+// Two `dgt:auto,serial=N` boards on one daemon, their boards plugged in at the same
+// moment: each is taken within a second and a half of the plug, whichever port either
+// link probes first (the links may each probe the other's board first: it is passed over
+// and found again at once by the other link, not after a backoff). Several rounds, each
+// on a fresh daemon, since the order the links probe in is the loop's.
+TEST(FourFamiliesE2e, TwoDgtBoardsBySerialPluggedAtOnceAreBothTakenPromptly) {
+  const std::string serials[] = {"13579", "24680"};
+  for (int round = 0; round < 5; ++round) {
+    const std::string dir = temp_dir("two");
+    const std::string script = dir + "/game.ebs";
+    std::ofstream(script) << corpus_script_text(9, "human");
+    std::vector<std::string> args = daemon_args(dir);
+    args.insert(args.end(), {"--board", "b4=dgt:auto,serial=" + serials[0], "--board",
+                             "b5=dgt:auto,serial=" + serials[1]});
+    Child daemon(args);
+    ASSERT_TRUE(daemon.wait_for_stderr("ready:", 15s)) << daemon.err();
+    std::vector<std::unique_ptr<Child>> sims;
+    const auto plugged = std::chrono::steady_clock::now();
+    for (const auto& serial : serials) {
+      std::vector<std::string> sim = {kBin + "/eboard-sim", "dgt",  "--serial-bus", dir + "/serial",
+                                      "--serial",           serial, "--speed",      kDgtSpeed};
+      sim.insert(sim.end(), kDgtGame.begin(), kDgtGame.end());
+      sim.push_back(script);
+      sims.push_back(std::make_unique<Child>(sim));
+    }
+    const auto both = [](const std::string& out, const std::string&) {
+      return !statuses(out, "b4", v1::DEVICE_STATE_CONNECTED).empty() &&
+             !statuses(out, "b5", v1::DEVICE_STATE_CONNECTED).empty();
+    };
+    ASSERT_TRUE(daemon.wait_for(both, 10s)) << "round " << round << "\n" << daemon.err();
+    const auto took = std::chrono::steady_clock::now() - plugged;
+    EXPECT_LT(took, 1500ms) << "round " << round << ": "
+                            << std::chrono::duration_cast<std::chrono::milliseconds>(took).count()
+                            << " ms\n"
+                            << daemon.err();
+    std::filesystem::remove_all(dir);
+  }
+}
+
 }  // namespace
 }  // namespace eboard::daemon
