@@ -223,7 +223,7 @@ TEST(FourFamiliesE2e, DgtAutoBySerialIgnoresAnotherAndFollowsThePlugs) {
 // and pressed either long after it is back (the board shows d5 with Black's clock running:
 // a move waiting for its press, no restore request) or while it is out (the clock confirms
 // it: recovered). Both games go on with 2.c4. The two are played side by side, each on a
-// daemon of its own (two `auto` boards of one daemon would probe each other's ports).
+// daemon of its own.
 TEST(FourFamiliesE2e, DgtMovesMadeWhileUnpluggedAreTakenUpNotRestored) {
   struct Play {
     std::string dir;
