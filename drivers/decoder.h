@@ -36,8 +36,6 @@
 
 namespace eboard::drivers {
 
-using TimePoint = std::chrono::steady_clock::time_point;
-
 struct DecoderOutput {
   std::vector<SensorEvent> events;
   std::vector<std::uint8_t> to_send;

@@ -41,6 +41,8 @@ char piece_letter(Piece piece);
 std::optional<Piece> piece_from_letter(char letter);
 
 using Placement = std::array<Piece, 64>;
+// Any monotonic time point: what a decoder is given as `now` (decoder.h).
+using TimePoint = std::chrono::steady_clock::time_point;
 // The standard start position, and a placement turned round (square s read as 63 - s).
 Placement start_placement();
 Placement rotated(const Placement& placement);
@@ -66,10 +68,17 @@ struct ClockReading {
   bool left_flag = false;               // flag shown (fallen, or next period started)
   bool right_flag = false;
   bool battery_low = false;
+  // When the reading arrived, where the driver reports it later than that (the DGT clock
+  // gate waits for a second reading, clock_gate.h); nullopt: when the event is reported.
+  std::optional<TimePoint> read_at;
 };
-struct LeverPressed {
+struct LeverPressed {  // the player on `side` pressed
+  LeverPressed() = default;
+  explicit LeverPressed(ClockSide pressed, std::optional<TimePoint> shown_at = std::nullopt)
+      : side(pressed), read_at(shown_at) {}
   ClockSide side = ClockSide::kLeft;
-};  // the player on `side` pressed
+  std::optional<TimePoint> read_at;  // of the reading that showed it (ClockReading::read_at)
+};
 struct FlagShown {
   ClockSide side = ClockSide::kLeft;
 };  // a flag appeared on `side`

@@ -16,8 +16,9 @@
 //     a damaged status bit that says "no clock" right after a press must not drop the press
 //     (with a second press before the next report, both would be lost).
 // The driver asks for the clock's state at once when it holds one (`41` DGT_SEND_CLK,
-// §1.3), so a confirmation costs one round trip. The next reading confirms the held one
-// when it is consistent with it; when it is consistent with the last accepted reading
+// §1.3), so a confirmation costs one round trip; a reading released, and its press, are
+// still dated at its arrival (`at`; ClockReading::read_at). The next reading confirms the
+// held one when it is consistent with it; when it is consistent with the last accepted reading
 // instead, the held one was damage and is dropped; when it agrees with a reading the held
 // one replaced, that one is confirmed and the ones after it were damage; otherwise the
 // newer one is held in its place.

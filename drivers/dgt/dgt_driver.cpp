@@ -208,11 +208,11 @@ void DgtDriver::handle_clock(Payload payload, TimePoint now, DecoderOutput& out)
     };
     for (const GatedReading& press : release.earlier) {
       send_up_to(press.behind);
-      clock_changes(press.reading, out);
+      clock_changes(press.reading, out, press.at);
     }
     if (release.confirmed) {
       send_up_to(release.confirmed->behind);
-      clock_changes(release.confirmed->reading, out);
+      clock_changes(release.confirmed->reading, out, release.confirmed->at);
     }
     if (release.resolved) release_behind_clock(out, behind_clock_.size());
     if (release.passed) clock_changes(*release.passed, out);
@@ -225,12 +225,14 @@ void DgtDriver::handle_clock(Payload payload, TimePoint now, DecoderOutput& out)
   if (!clock_gate_.holding()) confirm_requested_at_.reset();
 }
 
-void DgtDriver::clock_changes(const ClockReading& r, DecoderOutput& out) {
+void DgtDriver::clock_changes(const ClockReading& r, DecoderOutput& out,
+                              std::optional<TimePoint> read_at) {
   if (last_reading_ && last_reading_->lever_high != r.lever_high) {
     // §1.8 / §11.3: the lever goes up on the side opposite to the player who pressed.
     const bool left_pressed =
         (r.lever_high == ClockSide::kRight) == kLeverHighRightMeansLeftPressed;
-    out.events.push_back(LeverPressed{left_pressed ? ClockSide::kLeft : ClockSide::kRight});
+    out.events.push_back(
+        LeverPressed{left_pressed ? ClockSide::kLeft : ClockSide::kRight, read_at});
   }
   const bool left_new = r.left_flag && !(last_reading_ && last_reading_->left_flag);
   const bool right_new = r.right_flag && !(last_reading_ && last_reading_->right_flag);
@@ -243,7 +245,9 @@ void DgtDriver::clock_changes(const ClockReading& r, DecoderOutput& out) {
   } else if (right_new) {
     out.events.push_back(FlagShown{ClockSide::kRight});
   }
-  out.events.push_back(r);
+  ClockReading dated = r;
+  dated.read_at = read_at;
+  out.events.push_back(dated);
   last_reading_ = r;
 }
 

@@ -45,7 +45,10 @@ class DgtDriver final : public Decoder {
  private:
   void handle(const RawMessage& message, TimePoint now, DecoderOutput& out);
   void handle_clock(Payload payload, TimePoint now, DecoderOutput& out);
-  void clock_changes(const ClockReading& reading, DecoderOutput& out);  // presses, flags
+  // The reading, with its presses and flags; all dated `read_at`, the reading's arrival,
+  // when the gate released it later (clock_gate.h).
+  void clock_changes(const ClockReading& reading, DecoderOutput& out,
+                     std::optional<TimePoint> read_at = std::nullopt);
   void handle_field_update(Payload payload, DecoderOutput& out);
   void release_behind_clock(DecoderOutput& out, std::size_t count);  // the first `count`
   void request_dump(TimePoint now, DecoderOutput& out);

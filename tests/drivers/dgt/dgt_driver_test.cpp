@@ -300,6 +300,29 @@ TEST_F(DgtDriverTest, SquareChangesBehindAHeldPressFollowIt) {
   EXPECT_TRUE(std::holds_alternative<SquareChanged>(out.events[2]));
 }
 
+// The gate holds a press until the next reading confirms it (clock_gate.h): the press and
+// its reading are dated at that reading's arrival, not at the confirmation a round trip
+// later.
+TEST_F(DgtDriverTest, APressCarriesTheTimeOfTheReadingThatShowedIt) {
+  bring_up();
+  ClockReading r;
+  r.left = r.right = Millis(600000);
+  r.running = true;
+  r.lever_high = r.turn = ClockSide::kLeft;
+  feed_confirmed(encode_bwtime(r), 100);
+  r.lever_high = r.turn = ClockSide::kRight;
+  EXPECT_TRUE(only<LeverPressed>(feed(encode_bwtime(r), 5000)).empty());
+  const auto out = feed(encode_bwtime(r), 5200);
+  const auto presses = only<LeverPressed>(out);
+  ASSERT_EQ(presses.size(), 1u);
+  EXPECT_EQ(presses[0].read_at, t(5000));
+  // The reading that showed it too; the one that confirmed it is reported as it came.
+  const auto readings = only<ClockReading>(out);
+  ASSERT_EQ(readings.size(), 2u);
+  EXPECT_EQ(readings[0].read_at, t(5000));
+  EXPECT_EQ(readings[1].read_at, std::nullopt);
+}
+
 // Black presses, White moves and presses before the confirmation comes: both presses,
 // with White's move between them.
 TEST_F(DgtDriverTest, TwoPressesWithinARoundTripKeepTheMoveBetweenThem) {
@@ -323,6 +346,11 @@ TEST_F(DgtDriverTest, TwoPressesWithinARoundTripKeepTheMoveBetweenThem) {
     if (std::holds_alternative<SquareChanged>(e)) kinds.push_back(1);
   }
   EXPECT_EQ(kinds, (std::vector<int>{0, 1, 0}));
+  // Each at the reading that showed it.
+  const auto presses = only<LeverPressed>(out);
+  ASSERT_EQ(presses.size(), 2u);
+  EXPECT_EQ(presses[0].read_at, t(5000));
+  EXPECT_EQ(presses[1].read_at, t(5010));
 }
 
 // The status byte of one clock message replaced on the line by a press's (lever and turn
