@@ -71,6 +71,7 @@ void BoardSession::new_tracker(engine::TrackerConfig config) {
 }
 
 void BoardSession::set_clock_setting(drivers::ClockSetting setting, Millis now) {
+  input_at_ = std::max(input_at_, now);
   clock_setting_ = setting;
   if (setting == drivers::ClockSetting::kNone) clock_presence(engine::ClockPresence::kNone, now);
 }
@@ -171,8 +172,13 @@ void BoardSession::device_status(v1::DeviceRole role, v1::DeviceState state,
   }
 }
 
+void BoardSession::on_sensor_read(const drivers::SensorEvent& sensor, Millis read_at, Millis now) {
+  on_sensor(sensor, std::min(std::max({read_at, input_at_, resume_at_}), now));
+}
+
 void BoardSession::on_sensor(const drivers::SensorEvent& sensor, Millis now) {
   if (!tracker_) return;
+  input_at_ = std::max(input_at_, now);
   // No clock reaches a clock=none board: what the device says of one is dropped.
   const bool clock_input = std::holds_alternative<drivers::ClockReading>(sensor) ||
                            std::holds_alternative<drivers::LeverPressed>(sensor) ||
@@ -225,6 +231,7 @@ void BoardSession::on_sensor(const drivers::SensorEvent& sensor, Millis now) {
 
 void BoardSession::advance(Millis now) {
   if (!tracker_) return;
+  input_at_ = std::max(input_at_, now);
   if (pending_dump_ && !awaiting_dump_ && pending_dump_at_ &&
       now - *pending_dump_at_ >= kDumpJudgeWait) {
     judge_dump(now, true);

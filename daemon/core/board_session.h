@@ -89,6 +89,11 @@ class BoardSession {
   // (board_session_sync.cpp).
   void on_resync() { begin_sync(SyncCause::kResync); }
   void on_sensor(const drivers::SensorEvent& event, Millis now);
+  // A clock reading, or a press it showed, reported at `now` for a reading that arrived at
+  // `read_at` (device_link.h): taken as on_sensor at `read_at`, so that the mover's clock
+  // stops where the hardware clock's did, but never before an input the session had
+  // already (the tracker's time only goes forward), nor after `now`.
+  void on_sensor_read(const drivers::SensorEvent& event, Millis read_at, Millis now);
   void device_status(eboard::v1::DeviceRole role, eboard::v1::DeviceState state,
                      const std::string& detail, Millis now);
   void advance(Millis now);
@@ -201,6 +206,7 @@ class BoardSession {
   std::optional<engine::ClockReading> held_reading_;  // the latest while unsynced
   Millis held_reading_at_{0};
   std::optional<Millis> held_press_at_;  // the first press while unsynced
+  Millis input_at_{0};                   // the latest time of an input (sensor, timer, command)
   std::optional<Codes> pending_dump_;
   std::optional<Millis> pending_dump_at_;
   std::optional<engine::Color> clock_running_;

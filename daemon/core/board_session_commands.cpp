@@ -147,6 +147,7 @@ void BoardSession::keep_white_side(const v1::NewGame& n) {
 }
 
 v1::Ack BoardSession::command(const v1::Command& command, Millis now) {
+  input_at_ = std::max(input_at_, now);
   first_seq_ = 0;
   ruled_seqs_.clear();
   v1::Ack result = run_action(command, now);

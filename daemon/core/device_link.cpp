@@ -29,6 +29,9 @@ class SessionListener final : public LinkListener {
   void on_sensor(const drivers::SensorEvent& event, Millis now) override {
     session_.on_sensor(event, now);
   }
+  void on_sensor_read(const drivers::SensorEvent& event, Millis read_at, Millis now) override {
+    session_.on_sensor_read(event, read_at, now);
+  }
   void device_status(v1::DeviceRole role, v1::DeviceState state, const std::string& detail,
                      Millis now) override {
     session_.device_status(role, state, detail, now);
@@ -92,9 +95,11 @@ DeviceLink::DeviceLink(asio::io_context& io, const Clock& clock, SteadyTime epoc
 
 DeviceLink::~DeviceLink() { stop(); }
 
-Millis DeviceLink::now_ms() const {
-  if (options_.time_scale == 1.0) return std::chrono::duration_cast<Millis>(clock_.now() - epoch_);
-  const std::chrono::duration<double, std::milli> real = clock_.now() - epoch_;
+Millis DeviceLink::now_ms() const { return session_time(clock_.now()); }
+
+Millis DeviceLink::session_time(SteadyTime at) const {
+  if (options_.time_scale == 1.0) return std::chrono::duration_cast<Millis>(at - epoch_);
+  const std::chrono::duration<double, std::milli> real = at - epoch_;
   return std::chrono::duration_cast<Millis>(real * options_.time_scale);
 }
 

@@ -69,6 +69,11 @@ class LinkListener {
   virtual const std::string& board_id() const = 0;
   virtual void on_link_up() = 0;
   virtual void on_sensor(const drivers::SensorEvent& event, Millis now) = 0;
+  // A clock reading, or a press it showed, that the driver reports later than the reading
+  // arrived (`read_at`, on the game's time line like `now`, and not after it).
+  virtual void on_sensor_read(const drivers::SensorEvent& event, Millis /*read_at*/, Millis now) {
+    on_sensor(event, now);
+  }
   virtual void device_status(eboard::v1::DeviceRole role, eboard::v1::DeviceState state,
                              const std::string& detail, Millis now) = 0;
   virtual void advance(Millis /*now*/) {}
@@ -138,6 +143,7 @@ class DeviceLink {
              drivers::BoardSpec spec, std::unique_ptr<LinkListener> owned, LinkListener* listener,
              Log log, LinkOptions options);
   Millis now_ms() const;
+  Millis session_time(SteadyTime at) const;  // `at` on the game's time line (time_scale)
   void try_connect();
   struct Candidate {
     std::string path;

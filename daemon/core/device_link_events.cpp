@@ -1,12 +1,21 @@
 // DeviceLink's side that reads what the decoder reports (device_link.h): link states,
 // device identity, calibrations, and the sensor events passed on to the listener; and
 // the one timer.
+#include <algorithm>
+
 #include "daemon/core/device_link.h"
 
 namespace eboard::daemon {
 namespace {
 namespace v1 = eboard::v1;
 using boost::system::error_code;
+
+// When the reading a clock event came from arrived, if the driver reports it later.
+std::optional<SteadyTime> read_time(const drivers::SensorEvent& event) {
+  if (const auto* press = std::get_if<drivers::LeverPressed>(&event)) return press->read_at;
+  if (const auto* reading = std::get_if<drivers::ClockReading>(&event)) return reading->read_at;
+  return std::nullopt;
+}
 }  // namespace
 
 // kDropped: the link was dropped (the rest of the batch, and what it would send, is moot).
@@ -127,6 +136,8 @@ void DeviceLink::handle(drivers::DecoderOutput& out) {
            "board " + listener_.board_id() + ": clock command failed: " + failed->reason);
     } else if (const auto* calibration = std::get_if<drivers::Calibration>(&event)) {
       store_calibration(calibration->text);
+    } else if (const auto read_at = read_time(event); read_at && !probing_) {
+      listener_.on_sensor_read(event, std::min(session_time(*read_at), now), now);
     } else if (!probing_) {
       listener_.on_sensor(event, now);
     }

@@ -1,5 +1,7 @@
 // A time forfeit the clock model contradicts is a proposal (board_session_clock.cpp): a
-// reading that says a side's time is up while the model gives it hours is not taken.
+// reading that says a side's time is up while the model gives it hours is not taken. And
+// a press and its reading that the driver reports a round trip after the reading came are
+// judged at the reading (BoardSession::on_sensor_read).
 #include <gtest/gtest.h>
 
 #include "engine/board/fen.h"
@@ -17,6 +19,7 @@ using drivers::Piece;
 using std::chrono::milliseconds;
 using testing_support::placement_of;
 using testing_support::play_move;
+using testing_support::PublishedEvents;
 using testing_support::SessionFixture;
 using testing_support::sq;
 
@@ -134,6 +137,91 @@ TEST_F(ForfeitTest, AProposedForfeitAgainstARookIsALoss) {
   EXPECT_TRUE(ended[0]->game_ended().proposed());
   EXPECT_EQ(ended[0]->game_ended().result(), "0-1");
   EXPECT_EQ(ended[0]->game_ended().termination(), v1::TERMINATION_TIME_FORFEIT);
+}
+
+// 1. e4 stands on the board, White's clock (left) runs since the reading at 100 ms: White's
+// press is next.
+void before_the_press(BoardSession& s) {
+  s.on_sensor(drivers::PlacementSeen{placement_of(engine::kStartFen)}, milliseconds(0));
+  s.on_sensor(reading(ClockSide::kLeft, 5430, 5430), milliseconds(100));
+  s.on_sensor(drivers::SquareChanged{sq('e', 2), Piece::kEmpty}, milliseconds(600));
+  s.on_sensor(drivers::SquareChanged{sq('e', 4), Piece::kWhitePawn}, milliseconds(1100));
+  s.advance(milliseconds(2100));
+}
+
+const v1::MoveCompleted& only_move(const PublishedEvents& published) {
+  const v1::MoveCompleted* found = nullptr;
+  for (const auto& e : published.events) {
+    if (!e.has_move_completed()) continue;
+    EXPECT_EQ(found, nullptr) << "a second moveCompleted";
+    found = &e.move_completed();
+  }
+  EXPECT_NE(found, nullptr) << "no moveCompleted";
+  static const v1::MoveCompleted none;
+  return found ? *found : none;
+}
+
+int move_at_ms(const PublishedEvents& published) {
+  for (const auto& e : published.events) {
+    if (e.has_move_completed()) return e.at_ms();
+  }
+  return -1;
+}
+
+// The reading that showed White's press came at 3000 ms, its confirmation at 3200 ms:
+// White is charged up to 3000, as by a press reported at once.
+TEST(PressDate, TheMoverIsChargedUpToTheReadingThatShowedThePress) {
+  PublishedEvents reported_late;
+  BoardSession s("b1", testing_support::standard_setup(), drivers::WhiteSetting::kLeft,
+                 reported_late.publish());
+  before_the_press(s);
+  s.on_sensor_read(drivers::LeverPressed{ClockSide::kLeft}, milliseconds(3000), milliseconds(3200));
+  PublishedEvents reported_at_once;
+  BoardSession at_once("b1", testing_support::standard_setup(), drivers::WhiteSetting::kLeft,
+                       reported_at_once.publish());
+  before_the_press(at_once);
+  at_once.on_sensor(drivers::LeverPressed{ClockSide::kLeft}, milliseconds(3000));
+  EXPECT_EQ(move_at_ms(reported_late), 3000);
+  EXPECT_EQ(only_move(reported_late).white_ms(), only_move(reported_at_once).white_ms());
+  EXPECT_EQ(only_move(reported_late).black_ms(), only_move(reported_at_once).black_ms());
+}
+
+// A timer moved the session on to 3150 ms between the reading (3000) and its confirmation
+// (3200): the press is judged at 3150, never before what the tracker was given.
+TEST(PressDate, APressIsNeverDatedBeforeTheSessionsLastInput) {
+  PublishedEvents reported_late;
+  BoardSession s("b1", testing_support::standard_setup(), drivers::WhiteSetting::kLeft,
+                 reported_late.publish());
+  before_the_press(s);
+  s.advance(milliseconds(3150));
+  s.on_sensor_read(drivers::LeverPressed{ClockSide::kLeft}, milliseconds(3000), milliseconds(3200));
+  PublishedEvents reported_at_once;
+  BoardSession at_once("b1", testing_support::standard_setup(), drivers::WhiteSetting::kLeft,
+                       reported_at_once.publish());
+  before_the_press(at_once);
+  at_once.advance(milliseconds(3150));
+  at_once.on_sensor(drivers::LeverPressed{ClockSide::kLeft}, milliseconds(3150));
+  EXPECT_EQ(move_at_ms(reported_late), 3150);
+  EXPECT_EQ(only_move(reported_late).white_ms(), only_move(reported_at_once).white_ms());
+}
+
+// The clock's reading that showed the press (White's time with the increment, Black's
+// unchanged) and the one that confirmed it 2 s later, both reported then: the model runs
+// Black's clock from the first, so neither disagrees with it.
+TEST(PressDate, TheReadingThatShowedAPressIsTakenWhenItCame) {
+  PublishedEvents published;
+  BoardSession s("b1", testing_support::standard_setup(), drivers::WhiteSetting::kLeft,
+                 published.publish());
+  before_the_press(s);
+  const auto read_at = milliseconds(3000);
+  const auto confirmed_at = milliseconds(5000);
+  s.on_sensor_read(drivers::LeverPressed{ClockSide::kLeft}, read_at, confirmed_at);
+  s.on_sensor_read(reading(ClockSide::kRight, 5457, 5430), read_at, confirmed_at);
+  s.on_sensor(reading(ClockSide::kRight, 5457, 5428), confirmed_at);
+  EXPECT_EQ(move_at_ms(published), 3000);
+  for (const auto& e : published.events) {
+    EXPECT_FALSE(e.has_clock_mismatch()) << e.ShortDebugString();
+  }
 }
 
 }  // namespace

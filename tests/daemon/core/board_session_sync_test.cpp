@@ -73,6 +73,26 @@ TEST_F(SyncTest, APressWhileTheDumpIsPendingIsJudgedAgainstTheDump) {
   expect_no_charge();
 }
 
+// The same press reported a round trip after the reading that showed it (the DGT clock
+// gate's confirmation): Nf3 is completed at that reading, where White's clock stopped.
+TEST_F(SyncTest, AHeldPressIsCompletedAtTheReadingThatShowedIt) {
+  BoardSession s("b1", setup_, drivers::WhiteSetting::kLeft, published_.publish());
+  start(s);
+  s.on_sensor(drivers::SquareChanged{sq('g', 1), Piece::kEmpty}, milliseconds(t_ += 500));
+  s.on_resync();
+  const int read_at = t_ + 300;
+  s.on_sensor_read(drivers::LeverPressed{ClockSide::kLeft}, milliseconds(read_at),
+                   milliseconds(t_ += 500));
+  s.on_sensor(reading(ClockSide::kRight, 5420, 5430), milliseconds(t_ += 10));
+  s.on_sensor(drivers::PlacementSeen{placement_of(kAfterNf3)}, milliseconds(t_ += 50));
+  EXPECT_EQ(moves(), (std::vector<std::string>{"e2e4", "e7e5", "g1f3"}));
+  for (const auto& e : published_.events) {
+    if (e.has_move_completed() && e.move_completed().uci() == "g1f3") {
+      EXPECT_EQ(e.at_ms(), read_at);
+    }
+  }
+}
+
 // A press the dump does not explain (the board shows the committed position) is not
 // charged: the fault may have invented it.
 TEST_F(SyncTest, APressAgainstAnUnchangedDumpChargesNobody) {

@@ -21,10 +21,11 @@ using namespace testing_support;
 // clock report, about 100 in this game, and on after the game ended. The emulated DGT 3000
 // also keeps the game's time control (300+2: the increment credited on each press), so
 // the two agree throughout: no mismatch at all (before, one per press of about 2 s).
-// Not faster: a press reaches the model a pty hop and a confirming round trip after the
-// clock switched (drivers/dgt/clock_gate.h), and the model's tolerance of 1.5 s of game
-// time is 30 ms of wall time at 50x, which a loaded machine's scheduling exceeds now and
-// then (a real mismatch at that pace, not the daemon's); at 10x it is 150 ms.
+// Not faster: a press and the reading that showed it are dated when that reading came, not
+// a confirming round trip later (drivers/dgt/clock_gate.h), but that reading still comes a
+// pty hop and the daemon's scheduling after the clock switched, and the model's tolerance
+// of 1.5 s of game time is 30 ms of wall time at 50x, which a loaded machine exceeds now
+// and then (a real mismatch at that pace, not the daemon's); at 10x it is 150 ms.
 constexpr const char* kMismatchFreeSpeed = "10";
 TEST(DaemonDemoE2e, DemoEndsAtTheResultWithoutAMismatchFlood) {
   Child daemon({kBin + "/eboardd", "--demo-speed", kMismatchFreeSpeed, "--print", "json"});
