@@ -240,7 +240,7 @@ std::vector<DeviceLink::Candidate> DeviceLink::list_candidates() {
   if (lister_) {
     for (auto& path : lister_()) {
       listed.insert(path);
-      found.push_back({std::move(path), ""});
+      found.push_back({std::move(path), {}});
     }
   } else {
     const auto ports = options_.serial ? options_.serial->ports() : drivers::list_serial_ports();
@@ -248,7 +248,7 @@ std::vector<DeviceLink::Candidate> DeviceLink::list_candidates() {
     for (const auto& port : drivers::serial_candidates(ports, info_->usb, info_->probe_others)) {
       // A family without its own serial number is picked by the USB adapter's.
       if (!info_->device_names_serial && !wanted_adapter(port.usb_serial)) continue;
-      found.push_back({port.path, port.description + "/" + port.usb_serial});
+      found.push_back({port.path, {port.description, port.usb_serial}});
     }
   }
   claims_->forget_unlisted(listed);

@@ -147,7 +147,7 @@ class DeviceLink {
   void try_connect();
   struct Candidate {
     std::string path;
-    std::string identity;  // PortClaims's: the listing's description and USB serial number
+    PortClaims::PortIdentity identity;  // empty for a lister's paths
   };
   bool try_candidates();
   std::vector<Candidate> list_candidates();
@@ -208,7 +208,7 @@ class DeviceLink {
   // auto / usb: probing candidates
   bool probing_ = false;
   std::vector<Candidate> candidates_;
-  std::string port_identity_;  // the candidate's identity of the port probed or used
+  PortClaims::PortIdentity port_identity_;  // of the port probed or used
   std::size_t next_candidate_ = 0;
   std::optional<SteadyTime> probe_deadline_;
   std::string device_path_;

@@ -45,15 +45,21 @@ class PortClaims {
   void wait_for_release(const void* who, Released released) { waiters_[who] = std::move(released); }
   void stop_waiting(const void* who) { waiters_.erase(who); }
 
+  // Which device a listed port is: a path reused by another device is not the old one.
+  struct PortIdentity {
+    std::string description;  // the listing's
+    std::string usb_serial;   // the USB adapter's serial number ("" when none)
+    bool operator==(const PortIdentity&) const = default;
+  };
   // The board a link found on a port: its driver ("dgt") and serial number.
   struct KnownBoard {
     std::string driver;
     std::string serial;
   };
-  void learn(const std::string& path, const std::string& identity, KnownBoard board) {
+  void learn(const std::string& path, const PortIdentity& identity, KnownBoard board) {
     known_[path] = Known{identity, std::move(board)};
   }
-  std::optional<KnownBoard> known(const std::string& path, const std::string& identity) const {
+  std::optional<KnownBoard> known(const std::string& path, const PortIdentity& identity) const {
     const auto found = known_.find(path);
     if (found == known_.end() || found->second.identity != identity) return std::nullopt;
     return found->second.board;
@@ -66,9 +72,7 @@ class PortClaims {
   // A USB device left: the ports that were it, or that cannot tell (no USB serial number).
   void forget_usb(const std::string& usb_serial) {
     std::erase_if(known_, [&usb_serial](const auto& entry) {
-      const std::string& identity = entry.second.identity;
-      const auto slash = identity.rfind('/');
-      const std::string serial = slash == std::string::npos ? "" : identity.substr(slash + 1);
+      const std::string& serial = entry.second.identity.usb_serial;
       return serial.empty() || serial == usb_serial;
     });
   }
@@ -91,7 +95,7 @@ class PortClaims {
   }
 
   struct Known {
-    std::string identity;  // "DESCRIPTION/USB-SERIAL" of the listing (port_identity())
+    PortIdentity identity;
     KnownBoard board;
   };
 

@@ -76,14 +76,14 @@ bool move_in_progress(const Position& pos, const Board& board) {
 }
 
 // The one shortest sequence of legal moves from `committed` to `board`, if there is one:
-// a second one of the same length is ambiguous.
+// a second one of the same length is ambiguous. The callers rule out a move in progress
+// first (move_in_progress).
 MissedMoves shortest_unique(const Position& committed, const Board& board) {
   MissedMoves result;
   if (matches(committed, board)) {
     result.verdict = MissedMoves::Verdict::kUnchanged;
     return result;
   }
-  if (move_in_progress(committed, board)) return result;
   Position pos = committed;
   for (int depth = 1; depth <= kMaxMissedPlies; ++depth) {
     std::vector<std::vector<Move>> found;
@@ -102,6 +102,7 @@ MissedMoves shortest_unique(const Position& committed, const Board& board) {
 
 MissedMoves find_missed_moves(const Position& committed, const Board& board,
                               std::optional<Color> running) {
+  if (move_in_progress(committed, board)) return MissedMoves{};
   MissedMoves result = shortest_unique(committed, board);
   if (result.verdict != MissedMoves::Verdict::kMoves) return result;
   // After an odd number of plies the other side is to move, and its clock must run.
@@ -126,6 +127,7 @@ MissedMoves find_missed_moves_without_clock(const Position& committed, const Boa
     result.moves.insert(result.moves.end(), rest.moves.begin(), rest.moves.end());
     return result;
   }
+  if (move_in_progress(committed, board)) return MissedMoves{};
   return shortest_unique(committed, board);
 }
 
